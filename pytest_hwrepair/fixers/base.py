@@ -1,0 +1,101 @@
+"""The fixer seam: a repair task in, a candidate out (DESIGN §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One earlier (candidate, feedback) pair of an iterative trajectory."""
+
+    candidate: str
+    category: str
+    feedback: str
+
+
+@dataclass(frozen=True, slots=True)
+class RepairTask:
+    """Everything a fixer may see: never the golden design."""
+
+    case: str
+    bug: str
+    domain: str
+    suite: str
+    files: dict[str, str]
+    target: str
+    prompt_kind: str = "code"
+    spec: str | None = None
+    error_log: str | None = None
+    interface: str | None = None
+    attempt: int = 0
+    sample: int = 0
+    seed: int = 0
+    history: tuple[Attempt, ...] = ()
+    feedback_level: str = "L3"
+
+    @property
+    def source(self) -> str:
+        """The buggy target file's text."""
+        return self.files[self.target]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "case": self.case, "bug": self.bug, "domain": self.domain, "suite": self.suite,
+            "files": dict(self.files), "target": self.target, "input": self.prompt_kind,
+            "spec": self.spec, "error_log": self.error_log, "interface": self.interface,
+            "attempt": self.attempt, "sample": self.sample, "seed": self.seed,
+            "feedback_level": self.feedback_level,
+            "history": [
+                {"candidate": a.candidate, "category": a.category, "feedback": a.feedback}
+                for a in self.history
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts of one model call (zero for offline fixers)."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"input": self.input, "output": self.output,
+                "cache_read": self.cache_read, "cache_write": self.cache_write}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """What a fixer returned: the full target file (or a diff), and what it cost."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    diff: str | None = None
+    raw: str = ""
+    prompt: str = ""
+    usage: Usage = Usage()
+    cost_usd: float = 0.0
+    latency: float = 0.0
+    parsed: bool = True
+    parse_error: str = ""
+    cached: bool = False
+    logs: dict[str, str] = field(default_factory=dict)
+
+
+class Fixer(Protocol):
+    """Repairs one task; `name` identifies the fixer and its configuration."""
+
+    name: str
+
+    def repair(self, task: RepairTask) -> Candidate: ...
+
+
+class FixerError(Exception):
+    """A fixer could not produce a candidate for reasons outside the candidate (outage, bad config)."""
+
+
+class FixerUnavailable(Exception):
+    """A fixer declines to run this item (cost limit reached, nothing to replay): a skip."""

@@ -1,0 +1,107 @@
+"""Outcomes, failure categories and the verdict an oracle returns."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Outcome(str, enum.Enum):
+    """The pytest outcome of one sample (DESIGN §4)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+
+class Category(str, enum.Enum):
+    """Why a candidate passed or failed (contract: DESIGN §8)."""
+
+    PASS = "pass"
+    PARSE_FAIL = "parse_fail"
+    COMPILE_FAIL = "compile_fail"
+    TEST_FAIL = "test_fail"
+    TIMEOUT = "timeout"
+    RUNTIME_CRASH = "runtime_crash"
+    PERF_FAIL = "perf_fail"
+    LINT_FAIL = "lint_fail"
+    EQUIV_FAIL = "equiv_fail"
+    INFRA_ERROR = "infra_error"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What an oracle decided about one candidate, with its own explanation."""
+
+    outcome: Outcome
+    category: Category
+    summary: str
+    log_tail: str = ""
+    metrics: dict[str, Any] = field(default_factory=dict)
+    durations: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.PASSED
+
+    @classmethod
+    def ok(cls, summary: str = "passed", **kw: Any) -> Verdict:
+        return cls(Outcome.PASSED, Category.PASS, summary, **kw)
+
+    @classmethod
+    def fail(cls, category: Category, summary: str, **kw: Any) -> Verdict:
+        return cls(Outcome.FAILED, category, summary, **kw)
+
+    @classmethod
+    def error(cls, summary: str, **kw: Any) -> Verdict:
+        return cls(Outcome.ERROR, Category.INFRA_ERROR, summary, **kw)
+
+    @classmethod
+    def skip(cls, summary: str, **kw: Any) -> Verdict:
+        return cls(Outcome.SKIPPED, Category.SKIPPED, summary, **kw)
+
+    def with_metrics(self, **metrics: Any) -> Verdict:
+        return Verdict(self.outcome, self.category, self.summary, self.log_tail,
+                       {**self.metrics, **metrics}, dict(self.durations))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome.value,
+            "category": self.category.value,
+            "summary": self.summary,
+            "log_tail": self.log_tail,
+            "metrics": dict(self.metrics),
+            "durations": dict(self.durations),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        return cls(
+            Outcome(data["outcome"]),
+            Category(data["category"]),
+            data.get("summary", ""),
+            data.get("log_tail", ""),
+            dict(data.get("metrics") or {}),
+            dict(data.get("durations") or {}),
+        )
+
+
+class RepairRejected(Exception):
+    """A verdict, not a fault: the candidate did not pass the oracle."""
+
+    def __init__(self, verdict: Verdict, diff: str = "", log_path: str = "") -> None:
+        super().__init__(verdict.summary)
+        self.verdict = verdict
+        self.diff = diff
+        self.log_path = log_path
+
+
+class HarnessError(Exception):
+    """The harness itself failed (sandbox, toolchain crash, API outage): excluded from pass@k."""
+
+
+class CaseError(Exception):
+    """A case file is malformed; the message is one line: `path: [bug] field: problem`."""
