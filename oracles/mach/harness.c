@@ -29,7 +29,8 @@ struct buffer {               /* one guarded buffer handed to a kernel */
     char name[NAME_LEN];
     unsigned char *base;      /* start of the front guard */
     size_t bytes;             /* payload size */
-    unsigned char poison;
+    unsigned char poison;     /* fill byte of the payload */
+    unsigned char guard;      /* fill byte of the two guard zones */
 };
 
 struct output {
@@ -194,11 +195,18 @@ void *h_buffer(const char *name, htype_t type, size_t count)
     b = &buffers[n_buffers++];
     copy_name(b->name, name);
     b->bytes = bytes;
+    /* Each buffer gets its own guard byte, different from every payload
+     * poison, so that copying an out-of-bounds read of one buffer into the
+     * guard of another is still caught.  Reading a guard gives a large
+     * negative integer or a huge negative floating value. */
     b->poison = is_float(type) ? 0xFE : 0xA5;
+    b->guard = (unsigned char)((is_float(type) ? 0xE0 : 0xB0) + (n_buffers - 1) % 16);
     b->base = malloc(bytes + 2 * GUARD_BYTES);
     if (!b->base)
         die(1, "out of memory", name);
-    memset(b->base, b->poison, bytes + 2 * GUARD_BYTES);
+    memset(b->base, b->guard, GUARD_BYTES);
+    memset(b->base + GUARD_BYTES, b->poison, bytes);
+    memset(b->base + GUARD_BYTES + bytes, b->guard, GUARD_BYTES);
     return b->base + GUARD_BYTES;
 }
 
@@ -260,7 +268,7 @@ static void check_guards(void)
         front = buffers[i].base;
         back = buffers[i].base + GUARD_BYTES + buffers[i].bytes;
         for (k = 0; k < GUARD_BYTES; k++) {
-            if (front[k] != buffers[i].poison || back[k] != buffers[i].poison)
+            if (front[k] != buffers[i].guard || back[k] != buffers[i].guard)
                 die(3, "write outside buffer", buffers[i].name);
         }
     }

@@ -13,11 +13,14 @@
  * compare equal to a number.
  *
  * Every buffer handed to a kernel comes from h_input() or h_buffer().  It is
- * allocated on the heap with a guard zone on each side; buffer and guards are
- * poisoned (integer types: every byte 0xA5; floating types: every byte 0xFE,
- * a huge negative value, because 0xA5 bytes make a near-zero double that a
- * missing reset would hide).  After the kernel returns the guards are checked:
- * a write outside a buffer makes the program exit with status 3.
+ * allocated on the heap with a 256-byte guard zone on each side.  The buffer
+ * is poisoned (integer types: every byte 0xA5; floating types: every byte
+ * 0xFE, a huge negative value, because 0xA5 bytes make a near-zero double
+ * that a missing reset would hide).  The guards are filled with a byte of
+ * their own per buffer (0xB0..0xBF integer, 0xE0..0xEF floating), so an
+ * out-of-bounds read yields a large negative value.  After the kernel
+ * returns the guards are checked: a write outside a buffer makes the
+ * program exit with status 3.
  */
 #ifndef MACH_HARNESS_H
 #define MACH_HARNESS_H

@@ -80,6 +80,47 @@ def gen_gemm_blocked(rng):
 
 
 # --------------------------------------------------------------------------
+# stencil2d: 3x3 correlation on the interior, border copied
+
+@kernel("stencil2d", seed=1003)
+def gen_stencil2d(rng):
+    rows, cols = 24, 32
+    orig = [rng.randrange(0, 4096) for _ in range(rows * cols)]
+    filt = [rng.randrange(-16, 17) for _ in range(9)]
+    sol = list(orig)
+    for r in range(1, rows - 1):
+        for c in range(1, cols - 1):
+            acc = 0
+            for fr in range(3):
+                for fc in range(3):
+                    acc += filt[fr * 3 + fc] * orig[(r + fr - 1) * cols + (c + fc - 1)]
+            sol[r * cols + c] = acc
+    return [("orig", "i32", orig), ("filter", "i32", filt)], [("sol", "i32", sol)]
+
+
+# --------------------------------------------------------------------------
+# stencil3d: 7-point stencil on the interior, boundary copied
+
+@kernel("stencil3d", seed=1004)
+def gen_stencil3d(rng):
+    nz, ny, nx = 6, 8, 16
+    coef = [rng.randrange(2, 10), rng.randrange(-3, 0)]
+    orig = [rng.randrange(0, 20000) for _ in range(nz * ny * nx)]
+
+    def at(z, y, x):
+        return orig[(z * ny + y) * nx + x]
+
+    sol = list(orig)
+    for z in range(1, nz - 1):
+        for y in range(1, ny - 1):
+            for x in range(1, nx - 1):
+                ring = (at(z, y, x - 1) + at(z, y, x + 1) + at(z, y - 1, x)
+                        + at(z, y + 1, x) + at(z - 1, y, x) + at(z + 1, y, x))
+                sol[(z * ny + y) * nx + x] = coef[0] * at(z, y, x) + coef[1] * ring
+    return [("coef", "i32", coef), ("orig", "i32", orig)], [("sol", "i32", sol)]
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
