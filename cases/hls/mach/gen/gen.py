@@ -121,6 +121,93 @@ def gen_stencil3d(rng):
 
 
 # --------------------------------------------------------------------------
+# md_knn: Lennard-Jones force over each atom's 8 nearest neighbours
+
+@kernel("md_knn", seed=1005)
+def gen_md_knn(rng):
+    side, k = 4, 8
+    pos = []
+    for a in range(side):
+        for b in range(side):
+            for c in range(side):
+                pos.append((a + rng.uniform(-0.2, 0.2), b + rng.uniform(-0.2, 0.2),
+                            c + rng.uniform(-0.2, 0.2)))
+    rng.shuffle(pos)
+    n = len(pos)
+    nl = []
+    for i in range(n):
+        d = []
+        for j in range(n):
+            if j != i:
+                dx, dy, dz = (pos[i][t] - pos[j][t] for t in range(3))
+                d.append((dx * dx + dy * dy + dz * dz, j))
+        d.sort()
+        nl.extend(j for _, j in d[:k])
+    lj1, lj2 = 1.5, 2.0
+    fx, fy, fz = [], [], []
+    for i in range(n):
+        ax = ay = az = 0.0
+        for j in nl[i * k:(i + 1) * k]:
+            dx = pos[i][0] - pos[j][0]
+            dy = pos[i][1] - pos[j][1]
+            dz = pos[i][2] - pos[j][2]
+            r2inv = 1.0 / (dx * dx + dy * dy + dz * dz)
+            r6inv = r2inv * r2inv * r2inv
+            f = r2inv * (r6inv * (lj1 * r6inv - lj2))
+            ax += dx * f
+            ay += dy * f
+            az += dz * f
+        fx.append(ax)
+        fy.append(ay)
+        fz.append(az)
+    return ([("pos_x", "f64", [p[0] for p in pos]), ("pos_y", "f64", [p[1] for p in pos]),
+             ("pos_z", "f64", [p[2] for p in pos]), ("neighbours", "i32", nl)],
+            [("force_x", "f64", fx), ("force_y", "f64", fy), ("force_z", "f64", fz)])
+
+
+# --------------------------------------------------------------------------
+# nw: Needleman-Wunsch, match +2, mismatch -1, gap -2
+
+@kernel("nw", seed=1006)
+def gen_nw(rng):
+    la, lb = 80, 72
+    match, mismatch, gap = 2, -1, -2
+    a = [ord(rng.choice("ACGT")) for _ in range(la)]
+    b = [ord(rng.choice("ACGT")) for _ in range(lb)]
+    F = [[0] * (lb + 1) for _ in range(la + 1)]
+    D = [[0] * (lb + 1) for _ in range(la + 1)]      # 0 diag, 1 up, 2 left
+    for j in range(lb + 1):
+        F[0][j], D[0][j] = j * gap, 2
+    for i in range(1, la + 1):
+        F[i][0], D[i][0] = i * gap, 1
+    for i in range(1, la + 1):
+        for j in range(1, lb + 1):
+            cands = [(F[i - 1][j - 1] + (match if a[i - 1] == b[j - 1] else mismatch), 0),
+                     (F[i - 1][j] + gap, 1), (F[i][j - 1] + gap, 2)]
+            best = cands[0]
+            for c in cands[1:]:
+                if c[0] > best[0]:
+                    best = c
+            F[i][j], D[i][j] = best
+    outa, outb = [], []
+    i, j = la, lb
+    while i > 0 or j > 0:
+        d = D[i][j]
+        if d == 0:
+            outa.append(a[i - 1]); outb.append(b[j - 1]); i -= 1; j -= 1
+        elif d == 1:
+            outa.append(a[i - 1]); outb.append(ord("-")); i -= 1
+        else:
+            outa.append(ord("-")); outb.append(b[j - 1]); j -= 1
+    pad = la + lb - len(outa)
+    outa += [ord("_")] * pad
+    outb += [ord("_")] * pad
+    return ([("seq_a", "u8", a), ("seq_b", "u8", b)],
+            [("align_a", "u8", outa), ("align_b", "u8", outb),
+             ("score", "i32", [v for row in F for v in row])])
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
