@@ -8,6 +8,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 import warnings
@@ -24,6 +25,7 @@ PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE
               "NVIDIA_VISIBLE_DEVICES")
 FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 _warned = False
+UID_POOL = Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128)
 
 
 class NoIsolationWarning(UserWarning):
@@ -54,13 +56,20 @@ class LocalSandbox:
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
         if self.slots is None:
-            return self._run(workdir, argv, timeout, limits, 0)
-        with self.slots.acquire() as slot:
-            return self._run(workdir, argv, timeout, limits, slot)
+            return self._with_uid(workdir, argv, timeout, limits)
+        with self.slots.acquire():
+            return self._with_uid(workdir, argv, timeout, limits)
 
-    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, slot: int) -> Execution:
+    def _with_uid(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
+        # Each concurrent step on this machine gets its own uid, so per-uid process limits and
+        # the kill-everything-of-this-uid cleanup never touch another step.
+        if not self.drop_privileges:
+            return self._run(workdir, argv, timeout, limits, None)
+        with UID_POOL.acquire() as index:
+            return self._run(workdir, argv, timeout, limits, SANDBOX_UID_BASE + index)
+
+    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, uid: int | None) -> Execution:
         workdir = workdir.resolve()
-        uid = SANDBOX_UID_BASE + slot if self.drop_privileges else None
         tmpdir = workdir / ".tmp"
         tmpdir.mkdir(exist_ok=True)
         if uid is not None:

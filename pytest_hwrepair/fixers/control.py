@@ -1,0 +1,86 @@
+"""Control fixers: `reference` (must score 100 %), `noop` (must score 0 %) and `replay:RUN_DIR`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .base import Candidate, FixerError, FixerUnavailable, RepairTask
+
+GoldenLookup = Callable[[RepairTask], dict[str, str]]
+
+
+class ReferenceFixer:
+    """Returns the ground-truth target file."""
+
+    name = "reference"
+    deterministic = True
+    config: dict[str, Any] = {"fixer": "reference"}
+
+    def __init__(self, golden: GoldenLookup) -> None:
+        self.golden = golden
+
+    def repair(self, task: RepairTask) -> Candidate:
+        return Candidate(files={task.target: self.golden(task)[task.target]})
+
+
+class NoopFixer:
+    """Returns the buggy target unchanged."""
+
+    name = "noop"
+    deterministic = True
+    config: dict[str, Any] = {"fixer": "noop"}
+
+    def repair(self, task: RepairTask) -> Candidate:
+        return Candidate(files={task.target: task.source})
+
+
+class ReplayFixer:
+    """Re-scores the candidates saved in an earlier run directory; makes no model calls."""
+
+    deterministic = False
+
+    def __init__(self, run_dir: str) -> None:
+        source, _, label = run_dir.partition("@")
+        self.root = Path(source)
+        records = _read_records(self.root)
+        fixers = sorted({r["fixer"] for r in records})
+        if label:
+            fixers = [f for f in fixers if f == label or f.split(":")[0] == label]
+        if len(fixers) != 1:
+            raise FixerError(f"replay:{run_dir}: the run holds fixers {', '.join(fixers) or 'none'}; "
+                             "choose one with replay:RUN_DIR@FIXER")
+        self.source_fixer = fixers[0]
+        self.name = f"replay:{self.source_fixer}"
+        self.config = {"fixer": "replay", "run": str(self.root.resolve()), "source": self.source_fixer}
+        self.index: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+        for r in records:
+            if r["fixer"] == self.source_fixer and r.get("artifact"):
+                self.index[(r["case"], r["bug"], r["sample"], r.get("iteration") or 0)] = r
+
+    def repair(self, task: RepairTask) -> Candidate:
+        record = self.index.get((f"{task.domain}/{task.suite}/{task.case}", task.bug, task.sample, task.attempt))
+        if record is None:
+            raise FixerUnavailable(f"no saved candidate for {task.case}::{task.bug} sample {task.sample} "
+                                   f"attempt {task.attempt} in {self.root}")
+        art = self.root / "artifacts" / record["artifact"]
+        cand = art / "candidate" / task.target
+        raw = (art / "response.txt").read_text(encoding="utf-8") if (art / "response.txt").exists() else ""
+        if not cand.exists():
+            return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate file")
+        return Candidate(files={task.target: cand.read_text(encoding="utf-8")}, raw=raw)
+
+
+def _read_records(root: Path) -> list[dict[str, Any]]:
+    path = root / "samples.jsonl"
+    if not path.exists():
+        raise FixerError(f"replay:{root}: no samples.jsonl there (is it a run directory?)")
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a torn last line from a killed run
+    return records

@@ -1,0 +1,167 @@
+"""Candidate preflight for rtl oracles: source rules, module set and port interface (fail closed)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# System functions a synthesizable repair may need; every other `$` task is rejected (DESIGN §8):
+# display tasks could forge testbench output, file tasks could read the golden design.
+ALLOWED_SYSTEM_FUNCTIONS = frozenset({"$signed", "$unsigned", "$clog2", "$bits"})
+ALLOWED_DIRECTIVES = frozenset({"timescale", "default_nettype"})
+# Constructs that reach outside the module or override what the testbench drives.
+FORBIDDEN_KEYWORDS = ("force", "release", "deassign", "defparam", "bind", "import", "export",
+                      "primitive", "interface", "package", "program", "class", "config", "checker")
+# Comment pragmas that change what lint or synthesis sees.
+PRAGMA = re.compile(r"\b(verilator|lint_off|lint_on|synopsys|synthesis|pragma|translate_off|translate_on)\b",
+                    re.IGNORECASE)
+
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.DOTALL)
+_MODULE = re.compile(r"\b(?:macro)?module\s+([A-Za-z_][A-Za-z0-9_$]*)")
+_SYSTEM_CALL = re.compile(r"\$[A-Za-z_][A-Za-z0-9_$]*")
+_DIRECTIVE = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)")
+_HIERARCHICAL = re.compile(r"(?<![\w$'.])([A-Za-z_][A-Za-z0-9_$]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_$]*)")
+_ATTRIBUTE = re.compile(r"\(\*\s*[A-Za-z_]")
+_ESCAPED_IDENT = re.compile(r"\\\S")
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """One port of a module: name, direction and width in bits."""
+
+    name: str
+    direction: str
+    width: int
+
+    def declaration(self) -> str:
+        return f"{self.direction} [{self.width - 1}:0] {self.name}"
+
+
+Interface = dict[str, tuple[Port, ...]]
+
+
+class PreflightRejection(Exception):
+    """The candidate breaks a preflight rule; `rule` names it, the message says where."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def strip_comments(text: str) -> str:
+    """The text with comments and string literals blanked (line numbers kept)."""
+    return _COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def module_names(text: str) -> list[str]:
+    """Names of the modules a Verilog text defines, in order."""
+    return _MODULE.findall(strip_comments(text))
+
+
+def check_source_rules(name: str, text: str) -> None:
+    """Reject pragmas, preprocessor tricks, system tasks, hierarchical references, force and friends."""
+    for match in _COMMENT_OR_STRING.finditer(text):
+        if not match.group(0).startswith('"') and PRAGMA.search(match.group(0)):
+            _reject("pragma", name, text, match.start(), "tool pragma in a comment")
+    code = strip_comments(text)
+    checks: tuple[tuple[str, re.Pattern[str], str], ...] = (
+        ("attribute", _ATTRIBUTE, "synthesis attribute (* ... *)"),
+        ("escaped-identifier", _ESCAPED_IDENT, "escaped identifier"),
+    )
+    for rule, pattern, what in checks:
+        found = pattern.search(code)
+        if found:
+            _reject(rule, name, text, found.start(), what)
+    _check_directives(name, text, code)
+    _check_system_calls(name, text, code)
+    _check_keywords(name, text, code)
+    _check_hierarchical(name, text, code)
+
+
+def _check_directives(name: str, text: str, code: str) -> None:
+    for match in _DIRECTIVE.finditer(code):
+        if match.group(1) not in ALLOWED_DIRECTIVES:
+            _reject("preprocessor", name, text, match.start(), f"compiler directive `{match.group(1)}")
+
+
+def _check_system_calls(name: str, text: str, code: str) -> None:
+    for match in _SYSTEM_CALL.finditer(code):
+        if match.group(0) not in ALLOWED_SYSTEM_FUNCTIONS:
+            _reject("system-task", name, text, match.start(), f"system task {match.group(0)} is not allowed "
+                    f"(allowed: {', '.join(sorted(ALLOWED_SYSTEM_FUNCTIONS))})")
+
+
+def _check_keywords(name: str, text: str, code: str) -> None:
+    for word in FORBIDDEN_KEYWORDS:
+        found = re.search(rf"(?<![\w$]){word}(?![\w$])", code)
+        if found:
+            _reject(word, name, text, found.start(), f"`{word}` is not allowed in a repair")
+
+
+def _check_hierarchical(name: str, text: str, code: str) -> None:
+    found = _HIERARCHICAL.search(code)
+    if found:
+        _reject("hierarchical-reference", name, text, found.start(),
+                f"hierarchical reference {found.group(1)}.{found.group(2)}")
+
+
+def _reject(rule: str, name: str, text: str, offset: int, what: str) -> None:
+    line = text.count("\n", 0, offset) + 1
+    raise PreflightRejection(rule, f"{name}:{line}: {what}")
+
+
+def check_module_set(found: list[str], declared: list[str]) -> None:
+    """The candidate defines exactly the declared modules, each once."""
+    dupes = sorted({m for m in found if found.count(m) > 1})
+    if dupes:
+        raise PreflightRejection("module-set", f"module {dupes[0]} is defined more than once")
+    extra = sorted(set(found) - set(declared))
+    missing = sorted(set(declared) - set(found))
+    if extra:
+        raise PreflightRejection("module-set", f"module {extra[0]} is not part of the design "
+                                 f"(expected exactly: {', '.join(declared)})")
+    if missing:
+        raise PreflightRejection("module-set", f"module {missing[0]} is missing "
+                                 f"(expected exactly: {', '.join(declared)})")
+
+
+def parse_interface(yosys_json: str) -> Interface:
+    """Module name -> ports (in declaration order) from `yosys write_json` output."""
+    data: dict[str, Any] = json.loads(yosys_json)
+    interface: Interface = {}
+    for module, body in data.get("modules", {}).items():
+        if body.get("attributes", {}).get("blackbox"):
+            continue
+        ports = body.get("ports", {})
+        interface[module] = tuple(Port(p, str(v["direction"]), len(v["bits"])) for p, v in ports.items())
+    return interface
+
+
+def compare_interfaces(golden: Interface, candidate: Interface, modules: list[str]) -> None:
+    """Same port names, directions and widths in every declared module."""
+    for module in modules:
+        want = {p.name: p for p in golden.get(module, ())}
+        got = {p.name: p for p in candidate.get(module, ())}
+        for pname, port in want.items():
+            other = got.get(pname)
+            if other is None:
+                raise PreflightRejection("ports", f"module {module}: port {pname} is missing")
+            if other.direction != port.direction:
+                raise PreflightRejection("ports", f"module {module}: port {pname} is {other.direction}, "
+                                         f"the interface says {port.direction}")
+            if other.width != port.width:
+                raise PreflightRejection("ports", f"module {module}: port {pname} is {other.width} bits wide, "
+                                         f"the interface says {port.width}")
+        extra = sorted(set(got) - set(want))
+        if extra:
+            raise PreflightRejection("ports", f"module {module}: port {extra[0]} is not in the interface")
+
+
+def rename_modules(text: str, names: list[str], prefix: str) -> str:
+    """Prefix every declared module name (definitions and instantiations) so two copies can coexist."""
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w$.])(" + "|".join(re.escape(n) for n in names) + r")(?![\w$])")
+    return pattern.sub(lambda m: prefix + m.group(1), text)

@@ -1,0 +1,182 @@
+"""Run directories (DESIGN §10): run.json, samples.jsonl with atomic appends, artifacts, summary.json."""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRecord:
+    """One sample (or one iteration of a trajectory); the contract fields come first."""
+
+    run: str
+    key: str
+    case: str
+    bug: str
+    domain: str
+    suite: str
+    bug_type: str
+    fixer: str
+    protocol: str
+    sample: int
+    iteration: int | None
+    outcome: str
+    category: str
+    patch_sha: str | None = None
+    loc: dict[str, int] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=lambda: {"input": 0, "output": 0, "cache_read": 0,
+                                                            "cache_write": 0})
+    cost_usd: float = 0.0
+    durations: dict[str, float] = field(default_factory=dict)
+    speedup: float | None = None
+    strong: bool | None = None
+    cached: bool = False
+    schema: int = SCHEMA
+    # Extensions beyond the contract.
+    final: bool = True
+    exec_id: str = ""
+    nodeid: str = ""
+    label: str = ""
+    bug_class: str | None = None
+    summary: str = ""
+    artifact: str | None = None
+    metrics: dict[str, Any] = field(default_factory=dict)
+    stop_reason: str | None = None
+    time: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SampleRecord:
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
+               protocol: dict[str, Any], sample: int) -> str:
+    """Hash of what decides a sample's result: a changed case or fixer config gives a new key."""
+    blob = json.dumps({"case": case_digest, "bug": bug, "oracle": oracle, "fixer": fixer, "protocol": protocol,
+                       "sample": sample}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
+def patch_sha(text: str) -> str:
+    """Hash of a candidate with all whitespace removed: equal candidates for multiplicity."""
+    return hashlib.sha256(re.sub(r"\s+", "", text).encode()).hexdigest()[:16]
+
+
+def new_run_dir(base: Path = Path(".hwrepair/runs")) -> Path:
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path, n = base / stamp, 1
+    while path.exists():
+        n += 1
+        path = base / f"{stamp}-{n}"
+    return path
+
+
+class RunDir:
+    """A run directory; safe to use from several processes at once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.samples = path / "samples.jsonl"
+        self.artifacts = path / "artifacts"
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def create(self) -> None:
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+
+    def write_run_json(self, info: dict[str, Any]) -> None:
+        """Write run.json; on resume keep the first start time and list every session."""
+        previous = self.read_json("run.json") or {}
+        sessions = [*previous.get("sessions", []), {k: info[k] for k in ("start", "end") if k in info}]
+        data = {**previous, **info, "schema": SCHEMA, "sessions": sessions,
+                "start": previous.get("start", info.get("start"))}
+        self.write_json("run.json", data)
+
+    def write_json(self, name: str, data: Any) -> None:
+        tmp = self.path / f".{name}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+        os.replace(tmp, self.path / name)
+
+    def read_json(self, name: str) -> Any:
+        try:
+            return json.loads((self.path / name).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None
+
+    def append(self, records: Iterable[SampleRecord]) -> None:
+        """Append records as whole lines under a lock: a killed writer never tears another's line."""
+        payload = "".join(json.dumps(r.to_json(), sort_keys=True) + "\n" for r in records).encode()
+        if not payload:
+            return
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.samples, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            _repair_torn_tail(fd, self.samples)
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def records(self) -> list[SampleRecord]:
+        """Every complete record; a torn last line (killed mid-write) is ignored."""
+        try:
+            lines = self.samples.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return []
+        out = []
+        for line in lines:
+            try:
+                out.append(SampleRecord.from_json(json.loads(line)))
+            except (json.JSONDecodeError, TypeError):
+                continue
+        return out
+
+    def finished(self, *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
+        """Records of each finished sample by key: the final record and its iterations."""
+        by_exec: dict[str, list[SampleRecord]] = {}
+        finals: dict[str, SampleRecord] = {}
+        for r in self.records():
+            by_exec.setdefault(r.exec_id or r.key, []).append(r)
+            if r.final and not (retry_errors and r.outcome == "error"):
+                finals[r.key] = r
+        return {key: sorted(by_exec[r.exec_id or r.key], key=lambda x: (x.iteration or 0, not x.final))
+                for key, r in finals.items()}
+
+    def artifact_dir(self, key: str) -> Path:
+        path = self.artifacts / key
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+
+def _repair_torn_tail(fd: int, path: Path) -> None:
+    """If a writer died mid-line, end that line so the next record starts clean."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return
+    with open(path, "rb") as fh:
+        fh.seek(size - 1)
+        if fh.read(1) != b"\n":
+            os.write(fd, b"\n")
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")

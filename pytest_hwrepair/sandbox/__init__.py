@@ -1,0 +1,41 @@
+"""Sandbox kinds: one module each, one registry line each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..settings import Settings, SettingsError
+from .base import Execution, Limits, Sandbox
+from .local import LocalSandbox
+from .slots import Slots
+
+
+def _local(settings: Settings, run_dir: Path) -> Sandbox:
+    isolate = {"auto": None, "bwrap": True, "none": False}[settings.isolation]
+    try:
+        return LocalSandbox(slots_for(settings, run_dir), isolate=isolate)
+    except RuntimeError as exc:
+        raise SettingsError(f"--hwrepair-isolation bwrap: {exc}") from None
+
+
+def slots_for(settings: Settings, run_dir: Path) -> Slots:
+    """The cross-process oracle semaphore: lock files shared by every worker of the run."""
+    return Slots(Path(settings.cache_dir) / "slots" / f"jobs-{settings.oracle_jobs}", settings.oracle_jobs)
+
+
+SANDBOXES: dict[str, Callable[[Settings, Path], Sandbox]] = {
+    "local": _local,
+}
+
+
+def make_sandbox(settings: Settings, run_dir: Path) -> Sandbox:
+    try:
+        factory = SANDBOXES[settings.sandbox]
+    except KeyError:
+        raise SettingsError(f"--hwrepair-sandbox: {settings.sandbox!r} is not available "
+                            f"(known: {', '.join(sorted(SANDBOXES))})") from None
+    return factory(settings, run_dir)
+
+
+__all__ = ["SANDBOXES", "Execution", "Limits", "LocalSandbox", "Sandbox", "Slots", "make_sandbox"]

@@ -1,0 +1,318 @@
+"""Controller-side aggregation of sample records into tables, gates and baseline comparisons."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .metrics import category_changes, mean, mean_pass_at_k, multiplicity, pass_at_k, underconstrained
+from .results import SampleRecord
+
+EXIT_GATE_FAILED = 6
+EXIT_HARNESS_ERRORS = 7
+LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (800, 10**9, "800+"))
+PERF_SWEEP = (0.0, 0.5, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0)
+STOP_SIGNALS = ("duplicate_code", "code_cycle", "category_oscillation", "no_progress")
+
+
+@dataclass(frozen=True)
+class BugStats:
+    """Counted samples of one bug for one fixer (errors and skips kept apart)."""
+
+    fixer: str
+    case: str
+    bug: str
+    domain: str
+    suite: str
+    bug_type: str
+    bug_class: str | None
+    loc: int
+    n: int
+    c: int
+    strong_c: int
+    strong_n: int
+    errors: int
+    skipped: int
+    mult: float | None
+    categories: dict[str, int]
+
+    @property
+    def under(self) -> bool:
+        return underconstrained(self.mult, self.c, self.n)
+
+
+def finals(records: Iterable[SampleRecord]) -> list[SampleRecord]:
+    return [r for r in records if r.final]
+
+
+def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
+    groups: dict[tuple[str, str, str], list[SampleRecord]] = defaultdict(list)
+    for r in finals(records):
+        groups[(r.fixer, r.case, r.bug)].append(r)
+    out = []
+    for (fixer, case, bug), rs in sorted(groups.items()):
+        counted = [r for r in rs if r.outcome in ("passed", "failed")]
+        strong = [r for r in counted if r.strong is not None]
+        first = rs[0]
+        out.append(BugStats(
+            fixer=fixer, case=case, bug=bug, domain=first.domain, suite=first.suite, bug_type=first.bug_type,
+            bug_class=first.bug_class, loc=int(first.loc.get("target", 0)), n=len(counted),
+            c=sum(r.outcome == "passed" for r in counted),
+            strong_c=sum(bool(r.strong) and r.outcome == "passed" for r in strong), strong_n=len(strong),
+            errors=sum(r.outcome == "error" for r in rs), skipped=sum(r.outcome == "skipped" for r in rs),
+            mult=multiplicity([r.patch_sha for r in counted]) if counted else None,
+            categories=dict(Counter(r.category for r in counted)),
+        ))
+    return out
+
+
+def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
+    """One table row: bugs, samples, pass@k (n/a when any bug has n < k), multiplicity, categories."""
+    scored = [s for s in stats if s.n > 0]
+    counts = [(s.n, s.c) for s in scored]
+    samples = sum(s.n for s in stats)
+    categories: Counter[str] = Counter()
+    for s in stats:
+        categories.update(s.categories)
+    strong_scored = [s for s in scored if s.strong_n > 0]
+    return {
+        "bugs": len(stats),
+        "samples": samples,
+        "passed": sum(s.c for s in stats),
+        "errors": sum(s.errors for s in stats),
+        "skipped": sum(s.skipped for s in stats),
+        "pass_at": {str(k): _round(mean_pass_at_k(counts, k)) for k in ks},
+        "correct_at": {str(k): _round(mean_pass_at_k([(s.strong_n, s.strong_c) for s in strong_scored], k))
+                       for k in ks} if strong_scored else {},
+        "multiplicity": _round(mean(s.mult for s in scored)),
+        "underconstrained": sum(s.under for s in scored),
+        "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
+    }
+
+
+def grouped(stats: Sequence[BugStats], keys: Sequence[str], ks: Sequence[int],
+            key_fn: Callable[[BugStats], tuple[Any, ...]] | None = None) -> list[dict[str, Any]]:
+    groups: dict[tuple[Any, ...], list[BugStats]] = defaultdict(list)
+    for s in stats:
+        groups[key_fn(s) if key_fn else tuple(getattr(s, k) for k in keys)].append(s)
+    return [{**dict(zip(keys, key)), **table_row(rows, ks)} for key, rows in sorted(groups.items(), key=_sort_key)]
+
+
+def _sort_key(item: tuple[tuple[Any, ...], Any]) -> tuple[str, ...]:
+    return tuple(str(part) for part in item[0])
+
+
+def loc_bucket(loc: int) -> str:
+    return next(label for lo, hi, label in LOC_BUCKETS if lo <= loc < hi)
+
+
+def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, Any]:
+    """The whole summary.json body; invariant under any permutation of the records."""
+    stats = bug_stats(records)
+    fin = finals(records)
+    summary: dict[str, Any] = {
+        "k": list(ks),
+        "fixers": grouped(stats, ("fixer",), ks),
+        "domains": grouped(stats, ("fixer", "domain"), ks),
+        "groups": grouped(stats, ("fixer", "domain", "suite", "bug_type"), ks),
+        "loc": grouped(stats, ("fixer", "domain", "loc_bucket"), ks,
+                       key_fn=lambda s: (s.fixer, s.domain, loc_bucket(s.loc))),
+        "bugs": [{"fixer": s.fixer, "case": s.case, "bug": s.bug, "n": s.n, "c": s.c, "errors": s.errors,
+                  "skipped": s.skipped, "multiplicity": _round(s.mult), "underconstrained": s.under}
+                 for s in stats],
+        "costs": costs(fin),
+    }
+    rtl = [s for s in stats if s.domain == "rtl"]
+    if rtl:
+        summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_agreement(fin)}
+    if any(r.protocol == "iterative" for r in fin):
+        summary["iterative"] = iterative_metrics(records, ks)
+    if any(r.domain == "cuda" for r in fin):
+        summary["cuda"] = cuda_metrics(fin)
+    summary["retries"] = retry_counts(fin)
+    return summary
+
+
+def costs(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+    per: dict[str, dict[str, Any]] = {}
+    for r in records:
+        row = per.setdefault(r.fixer, {"fixer": r.fixer, "cost_usd": 0.0, "cached": 0,
+                                       "tokens": {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0}})
+        row["cost_usd"] += r.cost_usd
+        row["cached"] += int(r.cached)
+        for name in row["tokens"]:
+            row["tokens"][name] += int(r.tokens.get(name, 0))
+    return [{**row, "cost_usd": round(row["cost_usd"], 6)} for _, row in sorted(per.items())]
+
+
+def retry_counts(records: Sequence[SampleRecord]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for r in records:
+        for name, value in (r.metrics.get("retries") or {}).items():
+            total[name] += int(value)
+    return dict(sorted(total.items()))
+
+
+def tier_agreement(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+    """Tier S (suite oracle) x Tier F (strong oracle) agreement per fixer."""
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in records:
+        if r.domain != "rtl" or r.strong is None or r.outcome not in ("passed", "failed"):
+            continue
+        s, f = r.outcome == "passed", r.strong
+        cell = {(True, True): "both_pass", (True, False): "s_pass_f_fail",
+                (False, True): "s_fail_f_pass", (False, False): "both_fail"}[(s, f)]
+        table[r.fixer][cell] += 1
+    cells = ("both_pass", "s_pass_f_fail", "s_fail_f_pass", "both_fail")
+    return [{"fixer": fixer, **{c: counts.get(c, 0) for c in cells}} for fixer, counts in sorted(table.items())]
+
+
+def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> list[dict[str, Any]]:
+    """pass@1, pass@k within k attempts, debug_rate@k, fix_rate per first category, stops, transitions."""
+    trajectories: dict[tuple[str, str], list[SampleRecord]] = defaultdict(list)
+    for r in records:
+        if r.protocol == "iterative" and r.iteration is not None:
+            trajectories[(r.fixer, r.exec_id or r.key)].append(r)
+    per_fixer: dict[str, list[list[SampleRecord]]] = defaultdict(list)
+    for (fixer, _), rs in trajectories.items():
+        rs.sort(key=lambda r: r.iteration or 0)
+        if rs[-1].final and all(r.outcome in ("passed", "failed") for r in rs):
+            per_fixer[fixer].append(rs)
+    out = []
+    for fixer, trajs in sorted(per_fixer.items()):
+        out.append({"fixer": fixer, **_trajectory_row(trajs, ks)})
+    return out
+
+
+def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[str, Any]:
+    n = len(trajs)
+    first_pass = [t for t in trajs if t[0].outcome == "passed"]
+    first_fail = [t for t in trajs if t[0].outcome != "passed"]
+
+    def solved_within(t: list[SampleRecord], k: int) -> bool:
+        return any(r.outcome == "passed" for r in t[:k])
+
+    fix_rate: dict[str, float | None] = {}
+    by_first: dict[str, list[list[SampleRecord]]] = defaultdict(list)
+    for t in first_fail:
+        by_first[t[0].category].append(t)
+    for cat, ts in sorted(by_first.items()):
+        fix_rate[cat] = _round(sum(any(r.outcome == "passed" for r in t) for t in ts) / len(ts))
+    stops = Counter(t[-1].stop_reason or "budget" for t in trajs)
+    transitions: dict[str, Counter[str]] = defaultdict(Counter)
+    for t in trajs:
+        for a, b in zip(t, t[1:]):
+            transitions[a.category][b.category] += 1
+    return {
+        "trajectories": n,
+        "pass@1": _round(len(first_pass) / n) if n else None,
+        "pass_within": {str(k): _round(sum(solved_within(t, k) for t in trajs) / n) if n else None for k in ks},
+        "debug_rate": {str(k): _round(sum(solved_within(t, k) for t in first_fail) / len(first_fail))
+                       if first_fail else None for k in ks},
+        "fix_rate": fix_rate,
+        "stop_reasons": dict(sorted(stops.items())),
+        "stagnation_rate": {s: _round(stops.get(s, 0) / n) if n else None for s in STOP_SIGNALS},
+        "transitions": {a: dict(sorted(b.items())) for a, b in sorted(transitions.items())},
+        "mean_category_changes": _round(mean(category_changes([r.category for r in t]) for t in trajs)),
+    }
+
+
+def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+    """Degeneration rate (passes slower than the reference) and pass rate versus perf gate p."""
+    per: dict[str, list[SampleRecord]] = defaultdict(list)
+    for r in records:
+        if r.domain == "cuda" and r.outcome in ("passed", "failed"):
+            per[r.fixer].append(r)
+    out = []
+    for fixer, rs in sorted(per.items()):
+        correct = [r for r in rs if r.outcome == "passed" or r.category == "perf_fail"]
+        timed = [r for r in correct if r.speedup is not None]
+        sweep = {f"{p:g}": _round(sum(1 for r in timed if (r.speedup or 0) >= p) / len(rs)) for p in PERF_SWEEP}
+        out.append({
+            "fixer": fixer, "samples": len(rs), "correct": len(correct), "timed": len(timed),
+            "degeneration_rate": _round(sum(1 for r in timed if (r.speedup or 0) < 1.0) / len(timed))
+            if timed else None,
+            "pass_vs_p": sweep if timed else {},
+            "cuda_categories": dict(sorted(Counter(str(r.metrics.get("cuda_category", "n/a")) for r in rs).items())),
+        })
+    return out
+
+
+# ---------------------------------------------------------------- gates and baselines
+
+_GATE = re.compile(r"^\s*(?:(?P<scope>[A-Za-z0-9_./-]+):)?(?P<metric>pass|correct)@(?P<k>\d+)\s*"
+                   r"(?P<op>>=|<=|>|<|==)\s*(?P<value>[0-9.]+)\s*$")
+
+
+@dataclass(frozen=True)
+class Gate:
+    text: str
+    scope: str | None
+    metric: str
+    k: int
+    op: str
+    value: float
+
+
+def parse_gate(text: str) -> Gate:
+    """`[domain[/suite]:]pass@K OP VALUE`; raises ValueError with what is allowed."""
+    m = _GATE.match(text)
+    if not m:
+        raise ValueError(f"--hwrepair-gate: {text!r} is not [DOMAIN[/SUITE]:]pass@K OP VALUE "
+                         "(OP one of >= <= > < ==; metric pass or correct), e.g. 'pass@1>=0.6' or 'hls/chs:pass@5>=0.3'")
+    return Gate(text, m["scope"], m["metric"], int(m["k"]), m["op"], float(m["value"]))
+
+
+def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[str]:
+    """One line per gate that does not hold (n/a values fail: the gate cannot be verified)."""
+    stats = bug_stats(records)
+    failures = []
+    ops: dict[str, Callable[[float, float], bool]] = {
+        ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        "<": lambda a, b: a < b, "==": lambda a, b: abs(a - b) < 1e-12}
+    for gate in gates:
+        scoped = [s for s in stats if _in_scope(s, gate.scope)]
+        for fixer in sorted({s.fixer for s in scoped}) or ["(no samples)"]:
+            rows = [s for s in scoped if s.fixer == fixer]
+            if gate.metric == "pass":
+                value = mean_pass_at_k([(s.n, s.c) for s in rows if s.n > 0], gate.k)
+            else:
+                value = mean_pass_at_k([(s.strong_n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
+            if value is None or not ops[gate.op](value, gate.value):
+                shown = "n/a" if value is None else f"{value:.3f}"
+                failures.append(f"gate {gate.text!r} not met for {fixer}: {gate.metric}@{gate.k} = {shown}")
+    return failures
+
+
+def _in_scope(s: BugStats, scope: str | None) -> bool:
+    if scope is None:
+        return True
+    parts = scope.split("/")
+    return s.domain == parts[0] and (len(parts) < 2 or s.suite == parts[1])
+
+
+def regressions(current: Sequence[SampleRecord], baseline: Sequence[SampleRecord]) -> list[str]:
+    """Bugs a fixer repaired in the baseline (some sample passed) and no longer repairs at all."""
+    before = {(s.case, s.bug, s.fixer): s for s in bug_stats(baseline)}
+    now = bug_stats(current)
+    single = len({s.fixer for s in now}) == 1 and len({k[2] for k in before}) == 1
+    lines = []
+    for s in now:
+        old = before.get((s.case, s.bug, s.fixer))
+        if old is None and single:
+            old = next((b for (c, bug, _), b in before.items() if c == s.case and bug == s.bug), None)
+        if old is not None and old.n and old.c > 0 and s.n and s.c == 0:
+            lines.append(f"regression: {s.case}::{s.bug} [{s.fixer}] passed {old.c}/{old.n} in the baseline, "
+                         f"now 0/{s.n}")
+    return lines
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "check_gates", "parse_gate", "pass_at_k",
+           "regressions", "summarize"]

@@ -1,0 +1,138 @@
+"""One frozen dataclass drives the command-line flags, the ini keys and the report header."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A bad option or ini value; the message says what, where it came from, and what is allowed."""
+
+
+def opt(default: Any, help: str, *, flag: str | None = None, choices: tuple[str, ...] | None = None,
+        multi: bool = False, metavar: str | None = None, header: bool = True) -> Any:
+    """A settings field with what addoption and the ini parser need."""
+    meta = {"help": help, "flag": flag, "choices": choices, "multi": multi, "metavar": metavar,
+            "header": header}
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every hwrepair option; `--hwrepair-<kebab>` on the command line, `hwrepair_<snake>` in ini."""
+
+    fixer: list[str] = opt(["reference"], "fixer to evaluate, repeatable: reference, noop, replay:RUN_DIR, "
+                           "cmd:COMMAND, claude[:MODEL], openai[:MODEL], or NAME=SPEC to label it",
+                           flag="--fixer", multi=True, metavar="SPEC")
+    samples: int | None = opt(None, "samples per bug (repeated protocol; default 5, 1 for deterministic fixers)")
+    protocol: str = opt("auto", "repair protocol (auto: iterative for cuda, repeated otherwise)",
+                        choices=("auto", "repeated", "iterative"))
+    iterations: int = opt(5, "attempts per trajectory (iterative protocol)")
+    history: int = opt(4, "rounds of history kept in the prompt (iterative protocol)")
+    feedback: str = opt("L3", "feedback level of the iterative protocol",
+                        choices=("L0", "L1", "L2", "L3", "L4"))
+    input: str = opt("code", "what the fixer sees (rtl arms): the code, code and spec, or only the spec",
+                     choices=("code", "code+spec", "spec"))
+    k: list[int] = opt([1, 5], "pass@k values reported, comma separated", metavar="K[,K...]")
+    run: str | None = opt(None, "run directory (default .hwrepair/runs/<timestamp>); reuse it to resume",
+                          metavar="DIR", header=False)
+    cache_dir: str = opt(".hwrepair/cache", "cache for reference outputs and model responses", metavar="DIR",
+                         header=False)
+    sandbox: str = opt("local", "where candidate code runs", choices=("local", "docker"))
+    isolation: str = opt("auto", "local sandbox isolation: bubblewrap when installed (auto), required, or none",
+                         choices=("auto", "bwrap", "none"))
+    oracle_jobs: int = opt(os.cpu_count() or 1, "oracle steps running at once across all workers")
+    fixer_timeout: float = opt(900.0, "seconds a fixer may take for one candidate (cmd fixers are killed)")
+    retry_errors: bool = opt(False, "re-run samples whose recorded outcome is a harness error")
+    gate: list[str] = opt([], "quality gate, repeatable, e.g. 'pass@1>=0.6' or 'hls/chs:pass@5>=0.3'",
+                          multi=True, metavar="EXPR")
+    baseline: str | None = opt(None, "compare per-bug pass rates with an earlier run; regressions fail the gate",
+                               metavar="RUN_DIR")
+    shard: str | None = opt(None, "run only shard I of N (stable hash of the node id)", metavar="I/N")
+    simulator: str = opt("iverilog", "rtl simulator", choices=("iverilog", "verilator"))
+    perf_gate: float | None = opt(None, "cuda: required speedup over the reference (default 0.7)")
+    strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
+    seed: int = opt(0, "base seed given to fixers and random stimuli")
+
+    def header_items(self) -> list[tuple[str, Any]]:
+        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("header")]
+
+    @classmethod
+    def from_sources(cls, cli: dict[str, Any], ini: dict[str, Any]) -> Settings:
+        """Command line over ini over defaults; raises SettingsError for any bad value."""
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if cli.get(f.name) not in (None, []):
+                values[f.name] = _convert(f, cli[f.name], flag_of(f))
+            elif ini.get(f.name) not in (None, "", []):
+                values[f.name] = _convert(f, ini[f.name], f"ini hwrepair_{f.name}")
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        positive = ("iterations", "oracle_jobs")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
+        if self.samples is not None and self.samples < 1:
+            raise SettingsError(f"--hwrepair-samples: must be at least 1, got {self.samples}")
+        if self.history < 0:
+            raise SettingsError(f"--hwrepair-history: must be 0 or more, got {self.history}")
+        if any(k < 1 for k in self.k):
+            raise SettingsError(f"--hwrepair-k: every k must be at least 1, got {self.k}")
+        if self.shard is not None:
+            parse_shard(self.shard)
+
+
+def kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def flag_of(f: dataclasses.Field[Any]) -> str:
+    return f.metadata.get("flag") or f"--hwrepair-{kebab(f.name)}"
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    try:
+        i, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise SettingsError(f"--hwrepair-shard: {text!r} is not I/N (e.g. 0/4)") from None
+    if n < 1 or not 0 <= i < n:
+        raise SettingsError(f"--hwrepair-shard: {text!r} needs N >= 1 and 0 <= I < N")
+    return i, n
+
+
+def _convert(f: dataclasses.Field[Any], value: Any, where: str) -> Any:
+    kind = str(f.type)
+    choices = f.metadata.get("choices")
+    if f.metadata.get("multi"):
+        items = value if isinstance(value, list) else [v for v in str(value).splitlines() if v.strip()]
+        return [str(v).strip() for v in items]
+    text = str(value).strip()
+    try:
+        if kind.startswith("list[int]"):
+            return [int(part) for part in text.replace(" ", "").split(",") if part]
+        if kind.startswith("bool"):
+            if isinstance(value, bool):
+                return value
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if kind.startswith("int"):
+            return int(text)
+        if kind.startswith("float"):
+            return float(text)
+    except ValueError:
+        expected = kind.split(" ")[0].replace("list[int]", "comma-separated integers")
+        raise SettingsError(f"{where}: {text!r} is not a valid {expected}") from None
+    if choices and text not in choices:
+        raise SettingsError(f"{where}: {text!r} is not one of {', '.join(choices)}")
+    return text
