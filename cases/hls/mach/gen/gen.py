@@ -208,6 +208,21 @@ def gen_nw(rng):
 
 
 # --------------------------------------------------------------------------
+# sorting: the expected output is simply the sorted input
+
+@kernel("sort_merge", seed=1007)
+def gen_sort_merge(rng):
+    keys = [rng.randrange(-1000, 1001) for _ in range(200)]
+    return [("keys", "i32", keys)], [("keys", "i32", sorted(keys))]
+
+
+@kernel("sort_radix", seed=1008)
+def gen_sort_radix(rng):
+    keys = [rng.getrandbits(32) for _ in range(256)]
+    return [("keys", "u32", keys)], [("keys", "u32", sorted(keys))]
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
