@@ -223,6 +223,74 @@ def gen_sort_radix(rng):
 
 
 # --------------------------------------------------------------------------
+# spmv: y = A x, A sparse (CRS and column-major ELLPACK storage)
+
+@kernel("spmv_crs", seed=1009)
+def gen_spmv_crs(rng):
+    n = 64
+    val, cols, row_ptr = [], [], [0]
+    for r in range(n):
+        cnt = rng.randrange(1, 13)
+        for c in sorted(rng.sample(range(n), cnt)):
+            cols.append(c)
+            val.append(rng.uniform(-1.0, 1.0))
+        row_ptr.append(len(val))
+    vec = uniform_list(rng, n, -1.0, 1.0)
+    out = []
+    for r in range(n):
+        s = 0.0
+        for k in range(row_ptr[r], row_ptr[r + 1]):
+            s += val[k] * vec[cols[k]]
+        out.append(s)
+    return ([("nnz", "i32", [len(val)]), ("val", "f64", val), ("cols", "i32", cols),
+             ("row_ptr", "i32", row_ptr), ("vec", "f64", vec)], [("out", "f64", out)])
+
+
+@kernel("spmv_ellpack", seed=1010)
+def gen_spmv_ellpack(rng):
+    n, width = 64, 8
+    row_len = [rng.randrange(0, width + 1) for _ in range(n)]
+    for r in (3, 17, 40, 63):
+        row_len[r] = width                 # some rows use every slot
+    nzval = [0.0] * (n * width)            # padding slots: value 0, column 0
+    cols = [0] * (n * width)
+    for r in range(n):
+        for s, c in enumerate(sorted(rng.sample(range(n), row_len[r]))):
+            nzval[s * n + r] = rng.uniform(-1.0, 1.0)
+            cols[s * n + r] = c
+    vec = uniform_list(rng, n, -1.0, 1.0)
+    out = []
+    for r in range(n):
+        sums = [0.0, 0.0]                  # even and odd slots, as in the kernel
+        for s in range(row_len[r]):
+            sums[s % 2] += nzval[s * n + r] * vec[cols[s * n + r]]
+        out.append(sums[0] + sums[1])
+    return ([("nzval", "f64", nzval), ("cols", "i32", cols), ("row_len", "i32", row_len),
+             ("vec", "f64", vec)], [("out", "f64", out)])
+
+
+# --------------------------------------------------------------------------
+# fft: forward DFT, evaluated directly from the definition
+
+@kernel("fft", seed=1011)
+def gen_fft(rng):
+    n = 256
+    re = uniform_list(rng, n, -1.0, 1.0)
+    im = uniform_list(rng, n, -1.0, 1.0)
+    out_re, out_im = [], []
+    for k in range(n):
+        sr = si = 0.0
+        for t in range(n):
+            a = -2.0 * math.pi * ((k * t) % n) / n
+            c, s = math.cos(a), math.sin(a)
+            sr += re[t] * c - im[t] * s
+            si += re[t] * s + im[t] * c
+        out_re.append(sr)
+        out_im.append(si)
+    return [("re", "f64", re), ("im", "f64", im)], [("re", "f64", out_re), ("im", "f64", out_im)]
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
