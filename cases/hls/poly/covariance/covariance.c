@@ -1,0 +1,58 @@
+/*
+ * covariance.c - sample covariance matrix of NV variables over NS samples
+ *
+ * Specification: the unbiased sample covariance (Johnson and Wichern,
+ * "Applied Multivariate Statistical Analysis", 6th ed., section 1.4):
+ *     s_ij = 1/(n-1) * sum_k (x_ki - mean_i) * (x_kj - mean_j)
+ * The data columns are centred in place, the upper triangle is computed
+ * and mirrored.  Double precision.
+ */
+#include <stdio.h>
+
+#define NS 30   /* samples (rows) */
+#define NV 26   /* variables (columns) */
+
+static double data[NS][NV];
+static double cov[NV][NV];
+
+static void init_data(void)
+{
+    for (int i = 0; i < NS; i++)
+        for (int j = 0; j < NV; j++)
+            data[i][j] = (double)((i * 11 + j * j + 5) % 37) / 37.0 + 0.02 * j;
+}
+
+static void kernel_covariance(void)
+{
+    double mean[NV];
+    const double inv = 1.0 / (NS - 1);
+
+    for (int j = 0; j < NV; j++) {
+        double m = 0.0;
+        for (int i = 0; i < NS; i++)
+            m += data[i][j];
+        mean[j] = m / NS;
+    }
+    for (int i = 0; i < NS; i++)
+        for (int j = 0; j < NV; j++)
+            data[i][j] -= mean[j];
+    for (int i = 0; i < NV; i++) {
+        for (int j = i; j < NV; j++) {
+            double acc = 0.0;
+            for (int k = 0; k < NS; k++)
+                acc += data[k][i] * data[k][j];
+            cov[i][j] = acc * inv;
+            cov[j][i] = cov[i][j];
+        }
+    }
+}
+
+int main(void)
+{
+    init_data();
+    kernel_covariance();
+    for (int i = 0; i < NV; i++)
+        for (int j = 0; j < NV; j++)
+            printf("%.17g%c", cov[i][j], j == NV - 1 ? '\n' : ' ');
+    return 0;
+}
