@@ -108,6 +108,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     session = config.stash[SESSION_KEY]
+    session.specs = [i.stash[SPEC_KEY] for i in items if SPEC_KEY in i.stash]
     if session.settings.shard is not None:
         index, count = parse_shard(session.settings.shard)
         keep = [i for i in items if SPEC_KEY not in i.stash or _shard_of(i.nodeid, count) == index]
@@ -115,6 +116,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = keep
+            session.specs = [i.stash[SPEC_KEY] for i in keep if SPEC_KEY in i.stash]
     if config.pluginmanager.hasplugin("timeout") and not config.getoption("timeout", None):
         for item in items:
             if SPEC_KEY in item.stash and item.get_closest_marker("timeout") is None:

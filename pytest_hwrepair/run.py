@@ -140,18 +140,7 @@ class _Trajectory:
         return SampleResult(records, verdict, diff, self.artifact)
 
     def _task(self, attempt: int, history: tuple[Attempt, ...]) -> RepairTask:
-        case, bug, arm = self.spec.case, self.spec.bug, self.harness.input_arm
-        files = dict(self.buggy)
-        if arm == "spec":
-            files = {name: "" for name in files}
-        error_log = case.files.get(bug.error_log) if bug.error_log else None
-        return RepairTask(
-            case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target,
-            prompt_kind=arm, spec=case.spec_text if arm != "code" else None, error_log=error_log,
-            interface=interface_of(case) if arm == "spec" else None, attempt=attempt, sample=self.spec.sample,
-            seed=self.harness.seed * 100003 + self.spec.sample, history=history,
-            feedback_level=self.harness.feedback,
-        )
+        return build_task(self.spec, self.harness, attempt, history, self.buggy)
 
     def _attempt(self, task: RepairTask, folder: Path) -> tuple[Verdict, Candidate, str | None, str, bool | None,
                                                                   float]:
@@ -233,8 +222,25 @@ class _Trajectory:
             cached=candidate.cached, final=final, exec_id=self.exec_id, nodeid=spec.nodeid, label=spec.fixer,
             bug_class=spec.bug.class_, summary=verdict.summary,
             artifact=str(folder.relative_to(self.harness.run_dir.artifacts)),
-            metrics=_plain(verdict.metrics), stop_reason=stop if final else None, time=now(),
+            metrics=_plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {})}),
+            stop_reason=stop if final else None, time=now(),
         )
+
+
+def build_task(spec: SampleSpec, harness: Harness, attempt: int = 0, history: tuple[Attempt, ...] = (),
+               buggy: dict[str, str] | None = None) -> RepairTask:
+    """What the fixer sees for one attempt; under the spec-only arm, no code at all."""
+    case, bug, arm = spec.case, spec.bug, harness.input_arm
+    files = dict(buggy if buggy is not None else case.buggy_files(bug))
+    if arm == "spec":
+        files = {name: "" for name in files}
+    error_log = case.files.get(bug.error_log) if bug.error_log else None
+    return RepairTask(
+        case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target,
+        prompt_kind=arm, spec=case.spec_text if arm != "code" else None, error_log=error_log,
+        interface=interface_of(case) if arm == "spec" else None, attempt=attempt, sample=spec.sample,
+        seed=harness.seed * 100003 + spec.sample, history=history, feedback_level=harness.feedback,
+    )
 
 
 def _guarded(check: Callable[[], Verdict]) -> Verdict:

@@ -17,7 +17,7 @@ from .fixers import Fixer, FixerContext, RepairTask, make_fixers
 from .oracles import OracleContext
 from .oracles.base import populate
 from .results import RunDir, SampleRecord, new_run_dir, now
-from .run import Harness
+from .run import Harness, SampleSpec, build_task
 from .sandbox import make_sandbox
 from .sandbox.base import Limits
 from .scoreboard import Gate, check_gates, parse_gate, regressions, summarize
@@ -40,6 +40,7 @@ class HwrepairSession:
     gates: list[Gate] = field(default_factory=list)
     harness: Harness | None = None
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    specs: list[SampleSpec] = field(default_factory=list)
     collect_errors: int = 0
     summary: dict[str, Any] | None = None
     gate_failures: list[str] = field(default_factory=list)
@@ -56,7 +57,7 @@ class HwrepairSession:
         if settings.baseline and not (Path(settings.baseline) / "samples.jsonl").exists():
             raise SettingsError(f"--hwrepair-baseline: {settings.baseline!r} holds no samples.jsonl")
         cache = Path(settings.cache_dir)
-        ctx = FixerContext(settings, run.path, cache, self.golden, self.populate_for_fixer)
+        ctx = FixerContext(settings, run.path, cache, self.golden, self.populate_for_fixer, self.pending_tasks)
         self.fixers = make_fixers(settings.fixer, ctx)
         sandbox = make_sandbox(settings, run.path)
         oracle_ctx = OracleContext(cache, Limits(), {"simulator": settings.simulator,
@@ -73,6 +74,24 @@ class HwrepairSession:
 
     def register_case(self, case: Case) -> None:
         self.cases[(case.domain, case.suite, case.id)] = case
+
+    def pending_tasks(self, label: str) -> list[RepairTask]:
+        """First-attempt tasks of the collected items of one fixer that have no finished record yet."""
+        assert self.harness is not None
+        from .fixers import fixer_config
+        from .results import sample_key
+
+        tasks = []
+        for spec in self.specs:
+            if spec.fixer != label:
+                continue
+            key = sample_key(case_digest=spec.case.digest, bug=spec.bug.id,
+                             oracle=spec.case.oracle.model_dump(mode="json"),
+                             fixer=fixer_config(self.fixers[label]),
+                             protocol=self.harness.protocol_config(spec.protocol), sample=spec.sample)
+            if key not in self.harness.finished:
+                tasks.append(build_task(spec, self.harness))
+        return tasks
 
     def golden(self, task: RepairTask) -> dict[str, str]:
         case = self.cases[(task.domain, task.suite, task.case)]

@@ -24,6 +24,9 @@ class FixerContext:
     cache_dir: Path
     golden: GoldenLookup
     populate: Callable[[Path, RepairTask], None] | None = None
+    # Every first-attempt task this process will ask the fixer for (after collection): batch mode
+    # submits them at once. Takes the fixer's label.
+    pending_tasks: Callable[[str], list[RepairTask]] | None = None
 
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]

@@ -83,6 +83,7 @@ class Candidate:
     parse_error: str = ""
     cached: bool = False
     logs: dict[str, str] = field(default_factory=dict)
+    retries: dict[str, int] = field(default_factory=dict)
 
 
 class Fixer(Protocol):

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..cases import Case
 from .base import Oracle, OracleContext, OracleFactory
 from .hls import ExitCodeOracle, OutputDiffOracle
+from .rtl import RtlEquivOracle, RtlLintOracle, RtlSimOracle
 
 ORACLES: dict[str, OracleFactory] = {
     "exit-code": ExitCodeOracle,
     "output-diff": OutputDiffOracle,
+    "rtl-lint": RtlLintOracle,
+    "rtl-sim": RtlSimOracle,
+    "rtl-equiv": RtlEquivOracle,
 }
 
 
@@ -19,7 +25,8 @@ def make_oracle(case: Case, ctx: OracleContext) -> Oracle:
     except KeyError:
         raise ValueError(f"{case.path}: oracle.kind: no oracle {case.oracle.kind!r} is installed "
                          f"(known: {', '.join(sorted(ORACLES))})") from None
-    return factory(case, ctx)
+    # The toolchain hint lets container sandboxes pick the image for the case's domain.
+    return factory(case, replace(ctx, limits=replace(ctx.limits, toolchain=case.domain)))
 
 
 __all__ = ["ORACLES", "Oracle", "OracleContext", "make_oracle"]

@@ -18,6 +18,7 @@ class Limits:
     cpu_seconds: int | None = None
     network: bool = False
     gpu: bool = False
+    toolchain: str = "hls"
 
 
 @dataclass(frozen=True, slots=True)
