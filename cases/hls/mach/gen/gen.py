@@ -291,6 +291,70 @@ def gen_fft(rng):
 
 
 # --------------------------------------------------------------------------
+# viterbi: min-cost path of an HMM with -log probabilities
+
+def neg_log_distribution(rng, n):
+    w = [rng.uniform(0.05, 1.0) for _ in range(n)]
+    total = sum(w)
+    return [-math.log(x / total) for x in w]
+
+
+@kernel("viterbi", seed=1012)
+def gen_viterbi(rng):
+    n_obs, n_states, n_tokens = 32, 16, 32
+    init = neg_log_distribution(rng, n_states)
+    trans = [c for _ in range(n_states) for c in neg_log_distribution(rng, n_states)]
+    emit = [c for _ in range(n_states) for c in neg_log_distribution(rng, n_tokens)]
+    obs = [rng.randrange(n_tokens) for _ in range(n_obs)]
+    cost = [[init[s] + emit[s * n_tokens + obs[0]] for s in range(n_states)]]
+    back = [[0] * n_states]
+    for t in range(1, n_obs):
+        row, brow = [], []
+        for s in range(n_states):
+            m, arg = math.inf, 0
+            for p in range(n_states):
+                c = cost[t - 1][p] + trans[p * n_states + s]
+                if c < m:
+                    m, arg = c, p
+            row.append(m + emit[s * n_tokens + obs[t]])
+            brow.append(arg)
+        cost.append(row)
+        back.append(brow)
+    best = min(cost[-1])
+    path = [cost[-1].index(best)]
+    for t in range(n_obs - 1, 0, -1):
+        path.append(back[t][path[-1]])
+    path.reverse()
+    return ([("obs", "u8", obs), ("init", "f64", init), ("trans", "f64", trans),
+             ("emit", "f64", emit)], [("path", "u8", path), ("best", "f64", [best])])
+
+
+# --------------------------------------------------------------------------
+# kmp: all (overlapping) occurrences of a pattern, found by direct comparison
+
+@kernel("kmp", seed=1013)
+def gen_kmp(rng):
+    pat = [ord(c) for c in "aaba"]
+    n = 1 << 13
+    text = [ord(rng.choice("ab")) for _ in range(n)]
+    nxt = []
+    for q in range(len(pat)):
+        b = 0
+        for l in range(1, q + 1):                  # proper borders of pat[0..q]
+            if pat[:l] == pat[q + 1 - l:q + 1]:
+                b = l
+        nxt.append(b)
+    hits = [0] * (n // 32)
+    found = 0
+    for st in range(n - len(pat) + 1):
+        if text[st:st + len(pat)] == pat:
+            hits[st // 32] |= 1 << (st % 32)
+            found += 1
+    return ([("pattern", "u8", pat), ("text", "u8", text)],
+            [("found", "i32", [found]), ("next", "i32", nxt), ("hits", "u32", hits)])
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
