@@ -355,6 +355,102 @@ def gen_kmp(rng):
 
 
 # --------------------------------------------------------------------------
+# bfs: shortest-path levels from node 0 of a random directed graph
+
+@kernel("bfs", seed=1014)
+def gen_bfs(rng):
+    n, max_levels = 256, 32
+    adj = []
+    for v in range(n):
+        deg = rng.randrange(3, 7) if v == 0 else rng.randrange(0, 7)
+        adj.append([rng.randrange(n) for _ in range(deg)])
+    edge_begin, edge_dst = [0], []
+    for v in range(n):
+        edge_dst.extend(adj[v])
+        edge_begin.append(len(edge_dst))
+    level = [-1] * n
+    level[0] = 0
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in adj[v]:
+                if level[w] < 0:
+                    level[w] = level[v] + 1
+                    nxt.append(w)
+        frontier = nxt
+    count = [0] * max_levels
+    for lv in level:
+        if lv >= 0:
+            count[lv] += 1
+    assert max(level) < max_levels and level.count(-1) > 0
+    return ([("n_edges", "i32", [len(edge_dst)]), ("start", "i32", [0]),
+             ("edge_begin", "i32", edge_begin), ("edge_dst", "i32", edge_dst)],
+            [("level", "i32", level), ("level_count", "i32", count)])
+
+
+# --------------------------------------------------------------------------
+# backprop: one batch gradient step of an 8-16-4 sigmoid network
+
+@kernel("backprop", seed=1015)
+def gen_backprop(rng):
+    n_in, n_hid, n_out, batch, lr = 8, 16, 4, 8, 0.5
+    w1 = uniform_list(rng, n_hid * n_in, -1.0, 1.0)
+    b1 = uniform_list(rng, n_hid, -0.5, 0.5)
+    w2 = uniform_list(rng, n_out * n_hid, -1.0, 1.0)
+    b2 = uniform_list(rng, n_out, -0.5, 0.5)
+    x = uniform_list(rng, batch * n_in, -1.0, 1.0)
+    y = uniform_list(rng, batch * n_out, 0.0, 1.0)
+    inputs = [("w1", "f64", w1), ("b1", "f64", b1), ("w2", "f64", w2), ("b2", "f64", b2),
+              ("x", "f64", x), ("y", "f64", y)]
+
+    def sig(z):
+        return 1.0 / (1.0 + math.exp(-z))
+
+    gw1, gb1 = [0.0] * (n_hid * n_in), [0.0] * n_hid
+    gw2, gb2 = [0.0] * (n_out * n_hid), [0.0] * n_out
+    total = 0.0
+    for s in range(batch):
+        xs = x[s * n_in:(s + 1) * n_in]
+        h = []
+        for j in range(n_hid):
+            z = b1[j]
+            for i in range(n_in):
+                z += w1[j * n_in + i] * xs[i]
+            h.append(sig(z))
+        o = []
+        for k in range(n_out):
+            z = b2[k]
+            for j in range(n_hid):
+                z += w2[k * n_hid + j] * h[j]
+            o.append(sig(z))
+        dout = []
+        for k in range(n_out):
+            err = o[k] - y[s * n_out + k]
+            total += err * err
+            dout.append(err * o[k] * (1.0 - o[k]))
+            gb2[k] += dout[k]
+            for j in range(n_hid):
+                gw2[k * n_hid + j] += dout[k] * h[j]
+        for j in range(n_hid):
+            z = 0.0
+            for k in range(n_out):
+                z += w2[k * n_hid + j] * dout[k]
+            dh = z * h[j] * (1.0 - h[j])
+            gb1[j] += dh
+            for i in range(n_in):
+                gw1[j * n_in + i] += dh * xs[i]
+    scale = lr * (1.0 / batch)
+    w1 = [w - scale * g for w, g in zip(w1, gw1)]
+    b1 = [w - scale * g for w, g in zip(b1, gb1)]
+    w2 = [w - scale * g for w, g in zip(w2, gw2)]
+    b2 = [w - scale * g for w, g in zip(b2, gb2)]
+    loss = 0.5 * total / (batch * n_out)
+    return inputs, [("loss", "f64", [loss]), ("w1", "f64", w1), ("b1", "f64", b1),
+                    ("w2", "f64", w2), ("b2", "f64", b2)]
+
+
+# --------------------------------------------------------------------------
 
 def main(argv):
     names = argv[1:] or sorted(KERNELS)
