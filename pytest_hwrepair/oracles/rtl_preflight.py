@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 # System functions a synthesizable repair may need; every other `$` task is rejected (DESIGN §8):
 # display tasks could forge testbench output, file tasks could read the golden design.
@@ -15,8 +13,8 @@ ALLOWED_DIRECTIVES = frozenset({"timescale", "default_nettype"})
 FORBIDDEN_KEYWORDS = ("force", "release", "deassign", "defparam", "bind", "import", "export",
                       "primitive", "interface", "package", "program", "class", "config", "checker")
 # Comment pragmas that change what lint or synthesis sees.
-PRAGMA = re.compile(r"\b(verilator|lint_off|lint_on|synopsys|synthesis|pragma|translate_off|translate_on)\b",
-                    re.IGNORECASE)
+PRAGMA = re.compile(r"^(//|/\*)\s*(verilator|synopsys|synthesis|pragma|yosys)\b"
+                    r"|\b(lint_off|lint_on|translate_off|translate_on|full_case|parallel_case)\b", re.IGNORECASE)
 
 _COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.DOTALL)
 _MODULE = re.compile(r"\b(?:macro)?module\s+([A-Za-z_][A-Za-z0-9_$]*)")
@@ -25,6 +23,9 @@ _DIRECTIVE = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)")
 _HIERARCHICAL = re.compile(r"(?<![\w$'.])([A-Za-z_][A-Za-z0-9_$]*)\s*\.\s*([A-Za-z_][A-Za-z0-9_$]*)")
 _ATTRIBUTE = re.compile(r"\(\*\s*[A-Za-z_]")
 _ESCAPED_IDENT = re.compile(r"\\\S")
+_RTLIL_MODULE = re.compile(r"^module \\(\S+)$")
+_RTLIL_PORT = re.compile(r"^\s*wire\s+(?:width\s+(\d+)\s+)?(?:(?:upto|signed|offset\s+-?\d+)\s+)*"
+                         r"(input|output|inout)\s+(\d+)\s+\\(\S+)\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +128,21 @@ def check_module_set(found: list[str], declared: list[str]) -> None:
                                  f"(expected exactly: {', '.join(declared)})")
 
 
-def parse_interface(yosys_json: str) -> Interface:
-    """Module name -> ports (in declaration order) from `yosys write_json` output."""
-    data: dict[str, Any] = json.loads(yosys_json)
+def parse_interface(rtlil: str) -> Interface:
+    """Module name -> ports (in declaration order) from `yosys write_rtlil` output."""
     interface: Interface = {}
-    for module, body in data.get("modules", {}).items():
-        if body.get("attributes", {}).get("blackbox"):
-            continue
-        ports = body.get("ports", {})
-        interface[module] = tuple(Port(p, str(v["direction"]), len(v["bits"])) for p, v in ports.items())
+    module: str | None = None
+    ports: list[tuple[int, Port]] = []
+    for line in rtlil.splitlines():
+        head = _RTLIL_MODULE.match(line)
+        if head:
+            module, ports = head.group(1), []
+        elif line.strip() == "end" and module is not None and line.startswith("end"):
+            interface[module] = tuple(p for _, p in sorted(ports, key=lambda item: item[0]))
+            module = None
+        elif module is not None and (wire := _RTLIL_PORT.match(line)):
+            width, direction, index, name = wire.groups()
+            ports.append((int(index), Port(name, direction, int(width or 1))))
     return interface
 
 
