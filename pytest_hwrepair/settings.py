@@ -58,6 +58,37 @@ class Settings:
     perf_gate: float | None = opt(None, "cuda: required speedup over the reference (default 0.7)")
     strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
     seed: int = opt(0, "base seed given to fixers and random stimuli")
+    # Model fixers (claude, openai): fixers/llm.py.
+    claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL")
+    openai_model: str = opt("gpt-4.1", "model of `--fixer openai` when none is named", metavar="MODEL")
+    temperature: float = opt(1.0, "sampling temperature of model fixers (the repeated protocol samples at 1.0)")
+    top_p: float | None = opt(None, "nucleus sampling of model fixers (default: the API's)", header=False)
+    max_tokens: int | None = opt(None, "output token budget (default: from the target's length, 1024..16384)",
+                                 header=False)
+    request_extra: str | None = opt(None, "JSON object merged into every model request body", metavar="JSON",
+                                    header=False)
+    base_url: str | None = opt(None, "API base URL of model fixers (default: ANTHROPIC_BASE_URL / OPENAI_BASE_URL, "
+                               "then the provider's)", metavar="URL", header=False)
+    api_key_env: str | None = opt(None, "environment variable holding the API key (default: ANTHROPIC_API_KEY / "
+                                  "OPENAI_API_KEY)", metavar="NAME", header=False)
+    prompt: str | None = opt(None, "prompt template file (every domain) or directory of hls.md, rtl.md, cuda.md, "
+                             "spec.md, feedback.md", metavar="PATH")
+    max_concurrency: int = opt(4, "model requests in flight per provider, across all workers")
+    max_retries: int = opt(8, "retries of one model request (rate limits, overload, 5xx, connection errors)",
+                           header=False)
+    retry_delay: float = opt(1.0, "first retry backoff in seconds; doubles each retry, with jitter", header=False)
+    retry_max_wait: float = opt(60.0, "cap on one retry wait in seconds (also caps retry-after)", header=False)
+    request_timeout: float = opt(600.0, "seconds one model request may take before it is retried", header=False)
+    no_cache: bool = opt(False, "do not read or write the model response cache")
+    cost_limit: float | None = opt(None, "stop making model requests once the run has spent this many USD; the "
+                                   "remaining items are skipped", metavar="USD")
+    prices: str | None = opt(None, "JSON or TOML file of USD per million tokens by model, over the built-in table",
+                             metavar="FILE", header=False)
+    batch: bool = opt(False, "submit the run's model requests as one batch (Anthropic Message Batches, OpenAI "
+                      "Batch API); rerun the same command to resume it")
+    batch_poll: float = opt(30.0, "seconds between batch status polls", header=False)
+    batch_wait: float | None = opt(None, "seconds to wait for a batch before skipping its items for a rerun "
+                                   "(default: 80% of --hwrepair-fixer-timeout)", header=False)
 
     def header_items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("header")]

@@ -13,6 +13,7 @@ from ..settings import Settings
 from .base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask, Usage
 from .command import CommandFixer
 from .control import GoldenLookup, NoopFixer, ReferenceFixer, ReplayFixer
+from .llm import make_model_fixer
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,21 @@ def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.populate)
 
 
+def _claude(arg: str | None, ctx: FixerContext) -> Fixer:
+    return make_model_fixer("claude", arg, ctx.settings, ctx.run_dir, ctx.cache_dir, ctx.pending_tasks)
+
+
+def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
+    return make_model_fixer("openai", arg, ctx.settings, ctx.run_dir, ctx.cache_dir, ctx.pending_tasks)
+
+
 BUILTIN: dict[str, FixerFactory] = {
     "reference": _reference,
     "noop": _noop,
     "replay": _replay,
     "cmd": _cmd,
+    "claude": _claude,
+    "openai": _openai,
 }
 
 
@@ -92,7 +103,11 @@ def make_fixers(specs: list[str], ctx: FixerContext) -> dict[str, Fixer]:
         unique, n = label, 2
         while unique in fixers:
             unique, n = f"{label}{n}", n + 1
-        fixers[unique] = known[kind](arg, ctx)
+        fixer = known[kind](arg, ctx)
+        bind = getattr(fixer, "bind_label", None)
+        if callable(bind):  # a fixer that needs its node-id label (batch mode asks for that label's tasks)
+            bind(unique)
+        fixers[unique] = fixer
     return fixers
 
 
