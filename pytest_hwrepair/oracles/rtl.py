@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from .rtl_sim import (
     replay_stimulus,
     simulate,
     testbench,
+    verilog_literal,
 )
 
 DEFAULT_EQUIV_DEPTH = 32
@@ -230,6 +232,7 @@ class RtlEquivOracle(RtlOracle):
     def replay(self, bench: Bench, ports: tuple[Port, ...], result: EquivResult, sandbox: Sandbox) -> Verdict:
         """Run the counterexample's input trace through the Tier S testbench; only a reproduced mismatch counts."""
         c = self.contract
+        result = replace(result, trace=tuple({n: b for n, b in step.items() if n != c.clock} for step in result.trace))
         driven = [p for p in ports if p.direction == "input" and p.name != c.clock]
         tb = testbench(c, ports, replay_stimulus(result.trace, driven), total=len(result.trace),
                        first=c.first_compared)
@@ -250,10 +253,11 @@ def equiv_verdict(result: EquivResult, mismatch: Mismatch | None = None) -> Verd
         return Verdict.ok(f"BOUNDED_PASS (not proved): {result.detail}",
                           metrics={**metrics, "equiv_depth": result.depth})
     if status is EquivStatus.COUNTEREXAMPLE and mismatch is not None:
-        where = mismatch.describe_replay()
+        where = mismatch.describe(replay=True)
+        trace = [{name: verilog_literal(bits) for name, bits in sorted(step.items())} for step in result.trace]
         return Verdict.fail(Category.EQUIV_FAIL, f"COUNTEREXAMPLE (replayed in simulation): {where}",
-                            log_tail=result.log, metrics={**metrics, **mismatch.metrics(), "mismatch": where,
-                                                          "trace_cycles": len(result.trace)})
+                            log_tail=result.log, metrics={**metrics, **mismatch.metrics(replay=True),
+                                                          "mismatch": where, "counterexample": trace})
     if status is EquivStatus.TIMEOUT:
         return Verdict.fail(Category.TIMEOUT, f"TIMEOUT: {result.detail}", log_tail=result.log, metrics=metrics)
     return Verdict.fail(Category.TEST_FAIL, f"UNSUPPORTED: {result.detail}", log_tail=result.log, metrics=metrics)

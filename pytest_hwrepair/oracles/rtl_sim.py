@@ -53,7 +53,7 @@ class Contract:
         else:
             reset = "no reset"
         return (f"top {self.top}; {clock}; {reset}; outputs compared every cycle from cycle {self.compare_from} "
-                f"after reset release; {self.cycles} cycles x {self.seeds} seeds; X rule: {X_RULE}")
+                f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds; X rule: {X_RULE}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,17 +66,15 @@ class Mismatch:
     expected: str
     actual: str
 
-    def describe(self) -> str:
-        return (f"output {self.output} differs at cycle {self.cycle} (after reset release) of seed {self.seed}: "
+    def describe(self, *, replay: bool = False) -> str:
+        where = "" if replay else f" of seed {self.seed}"
+        return (f"output {self.output} differs at cycle {self.cycle}{where}: "
                 f"expected {self.expected}, got {self.actual}")
 
-    def describe_replay(self) -> str:
-        return (f"output {self.output} differs at cycle {self.cycle} (after reset release): "
-                f"expected {self.expected}, got {self.actual}")
-
-    def metrics(self) -> dict[str, object]:
-        return {"seed": self.seed, "cycle": self.cycle, "output": self.output,
-                "expected": self.expected, "actual": self.actual}
+    def metrics(self, *, replay: bool = False) -> dict[str, object]:
+        found: dict[str, object] = {"cycle": self.cycle, "output": self.output, "expected": self.expected,
+                                    "actual": self.actual}
+        return found if replay else {"seed": self.seed, **found}
 
 
 @dataclass(frozen=True, slots=True)
