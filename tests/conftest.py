@@ -1,0 +1,107 @@
+"""Shared helpers for the project's own tests: tiny cases written into temporary directories."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+SUM_C = """\
+#include <stdio.h>
+int main(void) {
+    int s = 0;
+    for (int i = 0; i < 10; i++) s += i;
+    printf("mismatches = %d\\n", s != 45);
+    return s != 45;
+}
+"""
+
+SUM_TOML = """\
+schema = 1
+id = "sum"
+domain = "hls"
+suite = "demo"
+title = "sum of 0..9"
+sources = ["sum.c"]
+target = "sum.c"
+
+[oracle]
+kind = "exit-code"
+build = "gcc -O0 sum.c -o prog"
+run = "./prog"
+timeout = 2
+stdout = 'mismatches = 0'
+
+[[bug]]
+id = "MLU-01"
+type = "MLU"
+find = "i < 10"
+replace = "i < 9"
+note = "drops the last term"
+
+[[bug]]
+id = "SHFT-01"
+type = "SHFT"
+find = "s += i;"
+replace = "s += i << 1;"
+note = "doubles every term"
+"""
+
+DUMP_C = """\
+#include <stdio.h>
+int main(void) {
+    double a[4];
+    for (int i = 0; i < 4; i++) a[i] = i * 0.5;
+    for (int i = 0; i < 4; i++) printf("%.17g\\n", a[i] * 3.0);
+    return 0;
+}
+"""
+
+DUMP_TOML = """\
+schema = 1
+id = "dump"
+domain = "hls"
+suite = "demo"
+sources = ["dump.c"]
+target = "dump.c"
+
+[oracle]
+kind = "output-diff"
+build = "gcc -O0 dump.c -o prog"
+run = "./prog"
+timeout = 2
+
+[[bug]]
+id = "USE-01"
+type = "USE"
+find = "a[i] * 3.0"
+replace = "a[0] * 3.0"
+note = "prints the first element four times"
+"""
+
+
+def write_case(root: Path, design: str, files: dict[str, str], suite: str = "demo") -> Path:
+    folder = root / "cases" / "hls" / suite / design
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(textwrap.dedent(text) if name.endswith(".toml") else text)
+    return folder / "case.toml"
+
+
+@pytest.fixture
+def demo_cases(tmp_path: Path) -> Path:
+    """Two tiny HLS designs (one per oracle kind), three bugs in all."""
+    write_case(tmp_path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    write_case(tmp_path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
+    return tmp_path
+
+
+@pytest.fixture
+def demo_pytester(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A pytester directory holding the demo cases."""
+    write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
+    return pytester
