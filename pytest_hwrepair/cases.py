@@ -371,7 +371,12 @@ def _read_files(path: Path, model: CaseModel) -> dict[str, str]:
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of `case.toml` (printed by `hwrepair schema`)."""
-    return CaseModel.model_json_schema(by_alias=True)
+    schema = CaseModel.model_json_schema(by_alias=True)
+    # Unknown keys are rejected under strict (and warned about otherwise): publish the strict form.
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        if node.get("type") == "object":
+            node["additionalProperties"] = False
+    return schema
 
 
 def find_case_files(paths: list[Path]) -> list[Path]:

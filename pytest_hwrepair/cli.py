@@ -1,0 +1,142 @@
+"""The `hwrepair` command: schema, validate, report, stats (and images, when the docker extra is present)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from .cases import find_case_files, json_schema, load_case
+from .results import RunDir
+from .sandbox import make_sandbox
+from .scoreboard import summarize
+from .settings import Settings, SettingsError
+from .terminal import render
+from .verdict import CaseError
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "images":
+        from .sandbox import docker_images  # type: ignore[attr-defined]
+
+        return int(docker_images.images_main(args[1:]))
+    parser = _parser()
+    ns = parser.parse_args(args)
+    try:
+        return int(ns.func(ns))
+    except (SettingsError, CaseError, FileNotFoundError) as exc:
+        print(f"hwrepair: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hwrepair", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("schema", help="print the JSON Schema of case.toml")
+    p.set_defaults(func=_schema)
+    p = sub.add_parser("validate", help="two-sided check: reference passes and the bug fails, for every bug")
+    p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="bugs checked at once")
+    p.add_argument("--sandbox", default="local", choices=("local", "docker"))
+    p.add_argument("--isolation", default="auto", choices=("auto", "bwrap", "none"))
+    p.add_argument("--simulator", default="iverilog", choices=("iverilog", "verilator"))
+    p.add_argument("--cache-dir", default=".hwrepair/cache")
+    p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
+    p.add_argument("--json", action="store_true", help="print one JSON object per bug")
+    p.set_defaults(func=_validate)
+    p = sub.add_parser("report", help="tables from saved run directories (shards merge)")
+    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("-k", default="1,5", help="pass@k values, comma separated")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--by-run", action="store_true", help="label fixers with their run directory (comparisons)")
+    p.set_defaults(func=_report)
+    p = sub.add_parser("stats", help="corpus counts: bugs per suite x type, LOC distribution (markdown)")
+    p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
+    p.set_defaults(func=_stats)
+    return parser
+
+
+def _schema(ns: argparse.Namespace) -> int:
+    print(json.dumps(json_schema(), indent=2))
+    return 0
+
+
+def _validate(ns: argparse.Namespace) -> int:
+    from .validate import report_lines, validate
+
+    settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
+                                      "cache_dir": ns.cache_dir, "simulator": ns.simulator}, {})
+    sandbox = make_sandbox(settings, Path(ns.cache_dir))
+    start = time.monotonic()
+    checks = validate(ns.paths, sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
+                      options={"simulator": ns.simulator}, strict=ns.strict)
+    if ns.json:
+        for check in checks:
+            print(json.dumps(check.to_json(), sort_keys=True))
+    else:
+        for line in report_lines(checks):
+            print(line)
+        print(f"validated in {time.monotonic() - start:.1f}s with {ns.jobs} jobs")
+    return 1 if any(c.status == "rejected" for c in checks) else 0
+
+
+def _report(ns: argparse.Namespace) -> int:
+    records = []
+    for run in ns.runs:
+        if not (run / "samples.jsonl").exists():
+            raise FileNotFoundError(f"{run}: no samples.jsonl (not a run directory)")
+        for r in RunDir(run).records():
+            records.append(r if not ns.by_run else type(r).from_json({**r.to_json(), "fixer": f"{run.name}:{r.fixer}"}))
+    try:
+        ks = [int(k) for k in ns.k.split(",") if k]
+    except ValueError:
+        raise SettingsError(f"-k: {ns.k!r} is not a comma-separated list of integers") from None
+    summary = summarize(records, ks)
+    if ns.json:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+    else:
+        print("\n".join(render(summary)))
+    return 0
+
+
+def _stats(ns: argparse.Namespace) -> int:
+    """Markdown tables generated from the case files, for the corpus READMEs."""
+    counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    locs: dict[tuple[str, str], list[int]] = defaultdict(list)
+    designs: Counter[tuple[str, str]] = Counter()
+    types: set[str] = set()
+    for path in find_case_files(ns.paths):
+        case = load_case(path)
+        key = (case.domain, case.suite)
+        designs[key] += 1
+        locs[key].append(case.loc())
+        for bug in case.bugs:
+            label = bug.bug_type if case.domain != "rtl" else f"{bug.class_}"
+            label = bug.bucket if case.domain == "cuda" and bug.bucket else label
+            counts[key][label] += 1
+            types.add(label)
+    cols = sorted(types)
+    rows = [[f"{d}/{s}", designs[(d, s)], *[counts[(d, s)].get(t, 0) for t in cols], sum(counts[(d, s)].values())]
+            for d, s in sorted(counts)]
+    total = [*["total", sum(designs.values())], *[sum(c.get(t, 0) for c in counts.values()) for t in cols],
+             sum(sum(c.values()) for c in counts.values())]
+    print(_markdown(["suite", "designs", *cols, "bugs"], [*rows, total]))
+    print()
+    loc_rows = [[f"{d}/{s}", min(v), sorted(v)[len(v) // 2], max(v), sum(1 for x in v if x >= 800)]
+                for (d, s), v in sorted(locs.items())]
+    print(_markdown(["suite", "min LOC", "median LOC", "max LOC", "designs with 800+ LOC"], loc_rows))
+    return 0
+
+
+def _markdown(headers: list[str], rows: list[list[object]]) -> str:
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+__all__ = ["main"]

@@ -1,0 +1,118 @@
+"""The benchmark's two-sided self-check: the reference must pass and the bug must fail, per bug."""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .cases import Bug, Case, find_case_files, load_case
+from .fixers.base import Fixer, RepairTask
+from .fixers.control import NoopFixer, ReferenceFixer
+from .oracles import OracleContext
+from .results import RunDir
+from .run import Harness, SampleResult, SampleSpec, execute
+from .sandbox.base import Limits, Sandbox
+from .verdict import CaseError, Outcome
+
+
+@dataclass(frozen=True)
+class BugCheck:
+    """The validation result of one bug (or of a case file that did not load)."""
+
+    path: str
+    bug: str
+    status: str  # accepted | rejected | unverified
+    reason: str = ""
+    reference: str = ""
+    noop: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "bug": self.bug, "status": self.status, "reason": self.reason,
+                "reference": self.reference, "noop": self.noop}
+
+
+def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugCheck:
+    """Accept, reject (with the reason benchmark builders report) or mark unverifiable here."""
+    rv, nv = ref.verdict, noop.verdict
+    path = str(case.path)
+    shown = dict(reference=f"{rv.outcome.value}/{rv.category.value}", noop=f"{nv.outcome.value}/{nv.category.value}")
+    for name, v in (("reference", rv), ("noop", nv)):
+        if v.outcome is Outcome.ERROR:
+            return BugCheck(path, bug.id, "rejected", f"harness error on {name}: {v.summary}", **shown)
+    if rv.outcome is Outcome.FAILED:
+        return BugCheck(path, bug.id, "rejected", f"reference fails: [{rv.category.value}] {rv.summary}", **shown)
+    if nv.outcome is Outcome.PASSED:
+        return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
+    if rv.outcome is Outcome.SKIPPED or nv.outcome is Outcome.SKIPPED:
+        skipped = rv if rv.outcome is Outcome.SKIPPED else nv
+        return BugCheck(path, bug.id, "unverified", skipped.summary, **shown)
+    problem = _category_problem(case, bug, nv.category.value, noop)
+    if problem:
+        return BugCheck(path, bug.id, "rejected", problem, **shown)
+    return BugCheck(path, bug.id, "accepted", **shown)
+
+
+def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -> str:
+    if case.domain == "hls" and bug.bug_type == "INF" and category != "timeout":
+        return f"INF bug does not fail by timeout (fails with {category})"
+    if case.domain == "rtl" and bug.class_ == "syntactic" and category != "lint_fail":
+        return f"syntactic bug does not fail lint (fails with {category})"
+    if case.domain == "rtl" and bug.class_ == "behavioural":
+        if category in ("lint_fail", "compile_fail"):
+            return f"behavioural bug does not lint clean (fails with {category})"
+        if noop.records and noop.records[-1].strong:
+            return "behavioural bug is proved equivalent to the golden design by Tier F"
+    if case.domain == "cuda" and bug.bucket == "compile_error" and category != "compile_fail":
+        return f"compile_error start does not fail to build (fails with {category})"
+    return ""
+
+
+def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
+             options: dict[str, Any] | None = None, strict: bool = False) -> list[BugCheck]:
+    """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file."""
+    checks: list[BugCheck] = []
+    cases: list[Case] = []
+    for path in find_case_files(paths):
+        try:
+            cases.append(load_case(path, strict=strict))
+        except CaseError as exc:
+            checks.append(BugCheck(str(path), "-", "rejected", f"case file problem: {exc}"))
+    with tempfile.TemporaryDirectory(prefix="hwrepair-validate-") as tmp:
+        run = RunDir(Path(tmp) / "run")
+        run.create()
+        harness = Harness(run, sandbox, OracleContext(cache_dir, Limits(), dict(options or {})))
+        by_key = {(c.domain, c.suite, c.id): c for c in cases}
+
+        def golden(task: RepairTask) -> dict[str, str]:
+            case = by_key[(task.domain, task.suite, task.case)]
+            return {n: case.files[n] for n in case.model.sources}
+
+        fixers: tuple[Fixer, Fixer] = (ReferenceFixer(golden), NoopFixer())
+        work = [(case, bug) for case in cases for bug in case.bugs]
+
+        def one(item: tuple[Case, Bug]) -> BugCheck:
+            case, bug = item
+            ref, noop = (execute(SampleSpec(case, bug, f.name, 0, "repeated"), f, harness) for f in fixers)
+            return judge(case, bug, ref, noop)
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            checks += list(pool.map(one, work))
+    return checks
+
+
+def report_lines(checks: list[BugCheck]) -> list[str]:
+    """Each rejected bug with its reason, then the counts and the rejection breakdown."""
+    lines = [f"REJECTED {c.path} [{c.bug}] {c.reason}" for c in checks if c.status == "rejected"]
+    lines += [f"unverified {c.path} [{c.bug}] {c.reason}" for c in checks if c.status == "unverified"]
+    status = Counter(c.status for c in checks)
+    reasons = Counter(c.reason.split(":")[0] for c in checks if c.status == "rejected")
+    cases = len({c.path for c in checks})
+    lines.append(f"{cases} case files, {len(checks)} bugs: {status.get('accepted', 0)} accepted, "
+                 f"{status.get('rejected', 0)} rejected, {status.get('unverified', 0)} unverified here")
+    for reason, count in sorted(reasons.items()):
+        lines.append(f"  rejected - {reason}: {count}")
+    return lines
