@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ..cases import Case
 from .base import Oracle, OracleContext, OracleFactory
+from .cuda import CudaOracle
 from .hls import ExitCodeOracle, OutputDiffOracle
 from .rtl import RtlEquivOracle, RtlLintOracle, RtlSimOracle
 
@@ -15,6 +16,7 @@ ORACLES: dict[str, OracleFactory] = {
     "rtl-lint": RtlLintOracle,
     "rtl-sim": RtlSimOracle,
     "rtl-equiv": RtlEquivOracle,
+    "cuda": CudaOracle,
 }
 
 

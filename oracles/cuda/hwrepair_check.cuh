@@ -1,0 +1,175 @@
+// hwrepair_check.cuh: what every CUDA task's test harness shares: error checks,
+// deterministic inputs, tolerance checks and kernel timing.
+//
+// It is an oracle asset: copied next to test_main.cu in the workspace, never the
+// fixer's to edit. Output contract read by the oracle:
+//   "MISMATCH ..." / "FAILED ..." lines and exit status 1  -> wrong answer
+//   "CUDA error: <runtime message> (<cudaError name>) at ..." and exit status 2
+//   "Kernel time: <ms> ms" then "PASSED" and exit status 0 -> correct
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#ifndef HWR_WARMUP
+#define HWR_WARMUP 3
+#endif
+#ifndef HWR_ITERS
+#define HWR_ITERS 20
+#endif
+
+// HWR_SIZE(gpu, small): the problem size on a GPU, and the small one the CPU emulator
+// (scripts/validate_cuda_gpu.py --emulate) uses for a functional check without a GPU.
+#ifdef HWR_EMULATE
+#define HWR_SIZE(gpu, small) (small)
+#else
+#define HWR_SIZE(gpu, small) (gpu)
+#endif
+
+#define CUDA_CHECK(call) hwr_cuda_check((call), #call, __FILE__, __LINE__)
+
+static void hwr_cuda_check(cudaError_t err, const char* call, const char* file, int line)
+{
+    if (err == cudaSuccess) return;
+    fprintf(stderr, "CUDA error: %s (%s) at %s:%d in %s\n", cudaGetErrorString(err), cudaGetErrorName(err),
+            file, line, call);
+    fflush(stdout);
+    exit(2);
+}
+
+// xorshift32: the same inputs on every machine and compiler.
+struct HwrRng {
+    uint32_t state;
+    explicit HwrRng(uint32_t seed) : state(seed * 2654435761u + 0x9e3779b9u) { next(); }
+    uint32_t next()
+    {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        return state;
+    }
+    float uniform(float lo, float hi) { return lo + (hi - lo) * (float)(next() >> 8) * (1.0f / 16777216.0f); }
+    int integer(int lo, int hi) { return lo + (int)(next() % (uint32_t)(hi - lo + 1)); }
+};
+
+static std::vector<float> hwr_uniform(size_t n, uint32_t seed, float lo, float hi)
+{
+    HwrRng rng(seed);
+    std::vector<float> v(n);
+    for (auto& x : v) x = rng.uniform(lo, hi);
+    return v;
+}
+
+// Small integers stored as floats: every partial sum below 2^24 is exact in any order.
+static std::vector<float> hwr_small_ints(size_t n, uint32_t seed, int lo, int hi)
+{
+    HwrRng rng(seed);
+    std::vector<float> v(n);
+    for (auto& x : v) x = (float)rng.integer(lo, hi);
+    return v;
+}
+
+// A device buffer that frees itself; outputs start as 0xFF bytes (NaN floats, -1 ints) so
+// that an element the kernel never writes cannot pass by accident.
+template <class T>
+struct HwrBuffer {
+    T* ptr = nullptr;
+    size_t count = 0;
+    explicit HwrBuffer(size_t n) : count(n)
+    {
+        CUDA_CHECK(cudaMalloc((void**)&ptr, n * sizeof(T)));
+        CUDA_CHECK(cudaMemset(ptr, 0xFF, n * sizeof(T)));
+    }
+    explicit HwrBuffer(const std::vector<T>& host) : HwrBuffer(host.size()) { upload(host); }
+    ~HwrBuffer() { cudaFree(ptr); }
+    HwrBuffer(const HwrBuffer&) = delete;
+    HwrBuffer& operator=(const HwrBuffer&) = delete;
+    void upload(const std::vector<T>& host)
+    {
+        CUDA_CHECK(cudaMemcpy(ptr, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    std::vector<T> download() const
+    {
+        std::vector<T> host(count);
+        CUDA_CHECK(cudaMemcpy(host.data(), ptr, count * sizeof(T), cudaMemcpyDeviceToHost));
+        return host;
+    }
+};
+
+// Counts values outside atol + rtol * |want| (NaN and Inf never pass) and prints the first few.
+static size_t hwr_check_close(const char* what, const float* got, const float* want, size_t n, double atol,
+                              double rtol)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double g = got[i], w = want[i];
+        if (std::isfinite(g) && std::fabs(g - w) <= atol + rtol * std::fabs(w)) continue;
+        if (bad < 5) printf("MISMATCH %s[%zu]: got %.7g expected %.7g\n", what, i, g, w);
+        ++bad;
+    }
+    if (bad) printf("FAILED: %zu of %zu values of %s outside tolerance (atol %g, rtol %g)\n", bad, n, what, atol, rtol);
+    return bad;
+}
+
+static size_t hwr_check_close(const char* what, const std::vector<float>& got, const std::vector<float>& want,
+                              double atol, double rtol)
+{
+    if (got.size() != want.size()) {
+        printf("FAILED: %s has %zu values, expected %zu\n", what, got.size(), want.size());
+        return want.size() ? want.size() : 1;
+    }
+    return hwr_check_close(what, got.data(), want.data(), want.size(), atol, rtol);
+}
+
+template <class T>
+static size_t hwr_check_equal(const char* what, const std::vector<T>& got, const std::vector<T>& want)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
+        if (got[i] == want[i]) continue;
+        if (bad < 5) printf("MISMATCH %s[%zu]: got %lld expected %lld\n", what, i, (long long)got[i], (long long)want[i]);
+        ++bad;
+    }
+    if (got.size() != want.size()) bad += 1;
+    if (bad) printf("FAILED: %zu of %zu values of %s differ\n", bad, want.size(), what);
+    return bad;
+}
+
+// Launches HWR_WARMUP times (synchronising after each, so a fault surfaces here), then
+// times HWR_ITERS back-to-back launches with CUDA events: mean milliseconds per launch.
+template <class Launch>
+static float hwr_time_ms(Launch launch)
+{
+    for (int i = 0; i < HWR_WARMUP; ++i) {
+        launch();
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUDA_CHECK(cudaEventRecord(start));
+    for (int i = 0; i < HWR_ITERS; ++i) launch();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return ms / HWR_ITERS;
+}
+
+// The last word of every harness: timing only for a correct result.
+static int hwr_finish(size_t mismatches, float ms)
+{
+    if (mismatches) return 1;
+    printf("Kernel time: %.4f ms\n", ms);
+    printf("PASSED\n");
+    return 0;
+}

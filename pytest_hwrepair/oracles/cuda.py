@@ -1,0 +1,176 @@
+"""The `cuda` oracle: anti-cheat, nvcc build, one process per run, taxonomy, perf gate.
+
+Without a CUDA device the build stage is still judged; the runtime stage is skipped with
+a reason, never failed. With one, every GPU step holds a per-GPU lock so parallel workers
+do not disturb each other's timings; reference timings are cached per GPU, SM, CUDA
+release and reference hash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from ..cases import Case
+from ..sandbox.base import Execution, Limits, Sandbox
+from ..verdict import Category, Verdict
+from .base import OracleContext, cached_text, content_hash, locked, populate, scratch_workspace
+from .cuda_checks import (
+    DEFAULT_PERF_GATE,
+    DEFAULT_TIMING_RUNS,
+    NO_DEVICE,
+    GpuInfo,
+    Measurement,
+    TimingStats,
+    anti_cheat_violation,
+    device_present,
+    measure,
+    missing_requirements,
+    probe_gpu,
+    speedup_metrics,
+)
+from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
+
+
+def step_log(stage: Stage, ex: Execution) -> StepLog:
+    """A sandbox execution as the classifier reads it."""
+    text = "\n".join(part for part in (ex.stdout, ex.stderr) if part)
+    sig = ex.signal if ex.signal is not None else signal_of(ex.returncode)
+    return StepLog(stage, text, ex.returncode, ex.timed_out, sig)
+
+
+class CudaOracle:
+    """Judges a CUDA candidate: passes when it builds, the test passes and it is fast enough."""
+
+    def __init__(self, case: Case, ctx: OracleContext) -> None:
+        self.case, self.ctx, self.spec = case, ctx, case.oracle
+        self.runs = int(ctx.options.get("timing_runs") or DEFAULT_TIMING_RUNS)
+
+    def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
+        rejected = self.screen(workspace)
+        if rejected is not None:
+            return rejected
+        build = self.step(sandbox, workspace, Stage.BUILD)
+        durations = {"build": build.duration}
+        failed = self.build_failure(build)
+        if failed is not None:
+            return _timed(failed, durations)
+        if not device_present(self.ctx.options.get("gpu")):
+            return Verdict.skip(NO_DEVICE, metrics={"cuda_stage": "build", "build": "passed"}, durations=durations)
+        gpu = probe_gpu()
+        if self.spec.min_sm and gpu.sm and gpu.sm < self.spec.min_sm:
+            return Verdict.skip(f"{gpu.name} is sm_{gpu.sm}; this task needs sm_{self.spec.min_sm} or newer",
+                                durations=durations)
+        with locked(self.ctx.cache_dir / "cuda" / f"gpu-{gpu.lock_name}.lock"):
+            return _timed(self.runtime(workspace, sandbox, gpu), durations)
+
+    def screen(self, workspace: Path) -> Verdict | None:
+        """Anti-cheat over the candidate target and the task's requirements, before any build."""
+        try:
+            source = (workspace / self.case.target).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return Verdict.fail(Category.COMPILE_FAIL, f"{self.case.target}: missing from the workspace",
+                                metrics={"cuda_category": CudaCategory.INTEGRATION.value, "speedup": None})
+        rules = self.spec.anti_cheat
+        reason = anti_cheat_violation(source, rules.blocked, rules.required)
+        if reason is not None:
+            return Verdict.fail(Category.TEST_FAIL, reason, metrics={
+                "cuda_category": CudaCategory.INTEGRATION.value, "cuda_stage": "anti_cheat", "speedup": None})
+        missing = missing_requirements(self.spec.requires)
+        if missing:
+            return Verdict.skip(f"this task requires {', '.join(missing)}, which this machine lacks")
+        return None
+
+    def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
+        argv = self.spec.build if stage is Stage.BUILD else self.spec.run
+        assert argv is not None
+        limits = self.ctx.limits if stage is Stage.BUILD else self.gpu_limits
+        return sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
+
+    @property
+    def gpu_limits(self) -> Limits:
+        return replace(self.ctx.limits, gpu=True)
+
+    def build_failure(self, build: Execution) -> Verdict | None:
+        found = classify(step_log(Stage.BUILD, build), self.case.target)
+        if found.category is CudaCategory.PASSED:
+            return None
+        if found.rule == "nvcc_missing":
+            return Verdict.skip("nvcc not found: the cuda build stage cannot run here")
+        return self.rejection(found, build.tail())
+
+    def rejection(self, found: Classification, tail: str, extra: Mapping[str, object] | None = None) -> Verdict:
+        metrics = {"cuda_category": found.category.value, "cuda_stage": found.stage.value,
+                   "cuda_rule": found.rule, "speedup": None, **(extra or {})}
+        what = f"{found.stage.value} failed: {found.category.value}"
+        summary = f"{what}: {found.evidence}" if found.evidence else what
+        if found.harness_fault:
+            return Verdict.error(f"environment, not the candidate: {summary}", log_tail=tail, metrics=metrics)
+        return Verdict.fail(found.harness_category, summary, log_tail=tail, metrics=metrics)
+
+    def runtime(self, workspace: Path, sandbox: Sandbox, gpu: GpuInfo) -> Verdict:
+        executions: list[Execution] = []
+
+        def run_once() -> StepLog:
+            executions.append(self.step(sandbox, workspace, Stage.RUN))
+            return step_log(Stage.RUN, executions[-1])
+
+        result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target)
+        seconds = {"run": sum(ex.duration for ex in executions)}
+        if not result.passed:
+            extra = {"failed_run": result.failed_run} if result.failed_run else {}
+            return _timed(self.rejection(result.classification, executions[-1].tail(), extra), seconds)
+        if result.timing is None:
+            return _timed(Verdict.ok("test passed (the task declares no timing)", metrics={
+                "cuda_category": CudaCategory.PASSED.value, "speedup": None}), seconds)
+        try:
+            reference = self.reference_timing(sandbox, gpu)
+        except RuntimeError as exc:
+            return Verdict.error(str(exc), durations=seconds)
+        return _timed(self.perf_gate(result, reference), seconds)
+
+    def perf_gate(self, result: Measurement, reference: TimingStats) -> Verdict:
+        assert result.timing is not None
+        gate = self.ctx.options.get("perf_gate")
+        gate = float(gate if gate is not None else self.spec.perf_gate if self.spec.perf_gate is not None
+                     else DEFAULT_PERF_GATE)
+        metrics = {"cuda_category": CudaCategory.PASSED.value, **speedup_metrics(reference, result.timing, gate)}
+        speedup = float(metrics["speedup"])  # type: ignore[arg-type]
+        said = f"{speedup:.2f}x the reference ({result.timing.median:.4g} ms vs {reference.median:.4g} ms)"
+        if speedup < gate:
+            return Verdict.fail(Category.PERF_FAIL, f"correct but slow: {said}, below the perf gate {gate}",
+                                log_tail=result.log.text[-2000:], metrics=metrics)
+        flag = " [suspect: over 10x faster than the reference]" if metrics["suspect_speedup"] else ""
+        return Verdict.ok(f"passed at {said}{flag}", metrics=metrics)
+
+    def reference_timing(self, sandbox: Sandbox, gpu: GpuInfo) -> TimingStats:
+        """The reference's timings on this GPU, measured once per (GPU, SM, CUDA, reference)."""
+        key = content_hash("cuda-reference", gpu.name, str(gpu.sm), gpu.cuda, self.reference_hash(),
+                           str(self.runs))
+        text = cached_text(self.ctx.cache_dir / "cuda", key, lambda: self._time_reference(sandbox))
+        return TimingStats.from_json(json.loads(text))
+
+    def reference_hash(self) -> str:
+        files = self.case.model.sources + self.case.oracle.assets
+        parts = [f"{name}\0{self.case.files.get(name, '')}" for name in files]
+        return content_hash(self.spec.build or "", self.spec.run or "", self.spec.timing or "", *parts)
+
+    def _time_reference(self, sandbox: Sandbox) -> str:
+        with scratch_workspace("hwrepair-cuda-ref-") as ws:
+            populate(ws, self.case, {name: self.case.files[name] for name in self.case.model.sources})
+            build = self.step(sandbox, ws, Stage.BUILD)
+            if not build.ok:
+                raise RuntimeError(f"{self.case.path}: the reference fails to build: {build.tail(5)}")
+            result = measure(lambda: step_log(Stage.RUN, self.step(sandbox, ws, Stage.RUN)), runs=self.runs,
+                             timing=self.spec.timing, target=self.case.target)
+            if not result.passed or result.timing is None:
+                raise RuntimeError(f"{self.case.path}: the reference fails its own test: "
+                                   f"{result.classification.category.value}: {result.classification.evidence}")
+            return json.dumps(result.timing.to_json())
+
+
+def _timed(verdict: Verdict, durations: dict[str, float]) -> Verdict:
+    return Verdict(verdict.outcome, verdict.category, verdict.summary, verdict.log_tail,
+                   dict(verdict.metrics), {**durations, **verdict.durations})
