@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -138,10 +139,12 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
 
 def costs(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
     per: dict[str, dict[str, Any]] = {}
+    spent: dict[str, list[float]] = defaultdict(list)
     for r in records:
         row = per.setdefault(r.fixer, {"fixer": r.fixer, "cost_usd": 0.0, "cached": 0,
                                        "tokens": {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0}})
-        row["cost_usd"] += r.cost_usd
+        spent[r.fixer].append(r.cost_usd)
+        row["cost_usd"] = math.fsum(spent[r.fixer])  # order-independent: summaries must not depend on order
         row["cached"] += int(r.cached)
         for name in row["tokens"]:
             row["tokens"][name] += int(r.tokens.get(name, 0))
