@@ -73,6 +73,7 @@ class LocalSandbox:
         tmpdir = workdir / ".tmp"
         tmpdir.mkdir(exist_ok=True)
         if uid is not None:
+            _check_traversable(workdir)
             _chown_tree(workdir, uid)
         cmd = self._command(workdir, argv, limits)
         env = scrubbed_env(str(workdir), "/tmp" if self.bwrap else str(tmpdir))
@@ -142,6 +143,14 @@ def _child_setup(limits: Limits, timeout: float, uid: int | None) -> None:
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)
+
+
+def _check_traversable(workdir: Path) -> None:
+    """The unprivileged step uid must be able to reach the workspace."""
+    for parent in workdir.parents:
+        if not os.stat(parent).st_mode & 0o001:
+            raise RuntimeError(f"workspace {workdir} is not reachable for the sandbox uid: {parent} is not "
+                               "searchable by other users (create workspaces under a world-searchable directory)")
 
 
 def _chown_tree(root: Path, uid: int) -> None:
