@@ -1013,14 +1013,14 @@ static void test_mode_edges(void)
     check_hex("OFB 21 bytes", buf, "53f476d4864b1f82e14b7eb9ccf1890caade5b5287", 21);
 }
 
-/* Monte-Carlo style chains: 1000 encryptions under a fixed key and back,
+/* Monte-Carlo style chains: 250 encryptions under a fixed key and back,
  * then a chain in which the key is updated from the ciphertext */
 static void test_chains(void)
 {
     static const char *fixed_key_result[3] = {
-        "b7449c8da15defeb78dbc57ea81db8ee",
-        "d9d92fb5411433bd28973fc2fc543556",
-        "fbe6e70f40a246e81b19eee74949123c"
+        "a2f59deccf334da86bb590386e968aae",
+        "7a18415c2473f176c35952994f98c277",
+        "070375a9797476a473be279f1c0a4050"
     };
     static const char *rekey_result[3] = {
         "e77e61a183c37bec4b5bdcd59835fc53",
@@ -1040,13 +1040,13 @@ static void test_chains(void)
         aes_set_key(&ctx, key, bits);
 
         memcpy(blk, start, 16);
-        for (it = 0; it < 1000; it++)
+        for (it = 0; it < 250; it++)
             aes_encrypt_block(&ctx, blk, blk);
-        sprintf(name, "chain AES-%d 1000 x Cipher", bits);
+        sprintf(name, "chain AES-%d 250 x Cipher", bits);
         check_hex(name, blk, fixed_key_result[v], 16);
-        for (it = 0; it < 1000; it++)
+        for (it = 0; it < 250; it++)
             aes_eq_decrypt_block(&ctx, blk, blk);
-        sprintf(name, "chain AES-%d 1000 x EqInvCipher", bits);
+        sprintf(name, "chain AES-%d 250 x EqInvCipher", bits);
         check_bytes(name, blk, start, 16);
 
         memcpy(blk, start, 16);
@@ -1098,7 +1098,7 @@ static void test_random_blocks(void)
 }
 
 /* long buffers: CBC (in place), CTR with a partial block, ECB */
-#define LONG_BLOCKS 256
+#define LONG_BLOCKS 64
 static uint8_t long_orig[LONG_BLOCKS * BLOCK];
 static uint8_t long_buf[LONG_BLOCKS * BLOCK];
 static uint8_t long_tmp[LONG_BLOCKS * BLOCK];
@@ -1117,20 +1117,20 @@ static void test_long_buffers(void)
 
     aes_set_key(&ctx, key, 256);
     cbc_encrypt(&ctx, iv, long_orig, long_buf, LONG_BLOCKS);
-    check_word("CBC-AES256 4 KiB digest", crc32_update(0, long_buf, total), 0xff03c88cu);
+    check_word("CBC-AES256 1 KiB digest", crc32_update(0, long_buf, total), 0xd641865eu);
     cbc_decrypt(&ctx, iv, long_buf, long_buf, LONG_BLOCKS);
-    check_bytes("CBC-AES256 4 KiB in place", long_buf, long_orig, total);
+    check_bytes("CBC-AES256 1 KiB in place", long_buf, long_orig, total);
 
     ctr_crypt(&ctx, iv, long_orig, long_buf, ctr_len);
-    check_word("CTR-AES256 4059 B digest", crc32_update(0, long_buf, ctr_len), 0xc17a1e69u);
+    check_word("CTR-AES256 987 B digest", crc32_update(0, long_buf, ctr_len), 0x4fd6c37eu);
     ctr_crypt(&ctx, iv, long_buf, long_tmp, ctr_len);
-    check_bytes("CTR-AES256 4059 B round trip", long_tmp, long_orig, ctr_len);
+    check_bytes("CTR-AES256 987 B round trip", long_tmp, long_orig, ctr_len);
 
     aes_set_key(&ctx, key, 192);
     ecb_encrypt(&ctx, long_orig, long_buf, LONG_BLOCKS);
-    check_word("ECB-AES192 4 KiB digest", crc32_update(0, long_buf, total), 0xdb72346eu);
+    check_word("ECB-AES192 1 KiB digest", crc32_update(0, long_buf, total), 0x8435d9a0u);
     ecb_decrypt(&ctx, long_buf, long_tmp, LONG_BLOCKS);
-    check_bytes("ECB-AES192 4 KiB round trip", long_tmp, long_orig, total);
+    check_bytes("ECB-AES192 1 KiB round trip", long_tmp, long_orig, total);
 }
 
 int main(void)
