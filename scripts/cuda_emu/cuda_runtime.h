@@ -271,6 +271,23 @@ inline unsigned lane_of_width(unsigned lane, int width) { return lane % (unsigne
 }  // namespace hwr_emu
 
 inline void __syncthreads() { hwr_emu::wait(hwr_emu::block->all); }
+inline int __syncthreads_count(int predicate)
+{
+    hwr_emu::Block& b = *hwr_emu::block;
+    b.slots[hwr_emu::current->linear] = predicate ? 1 : 0;
+    hwr_emu::wait(b.all);
+    int count = 0;
+    for (const hwr_emu::Fiber& f : b.fibers) count += f.done ? 0 : (int)b.slots[f.linear];
+    hwr_emu::wait(b.all);
+    return count;
+}
+inline int __syncthreads_or(int predicate) { return __syncthreads_count(predicate) > 0; }
+inline int __syncthreads_and(int predicate)
+{
+    int alive = 0;
+    for (const hwr_emu::Fiber& f : hwr_emu::block->fibers) alive += f.done ? 0 : 1;
+    return __syncthreads_count(predicate) == alive;
+}
 inline void __syncwarp(unsigned = 0xffffffffu) { hwr_emu::wait(hwr_emu::block->warps[hwr_emu::current->linear / 32]); }
 inline void __threadfence() {}
 inline void __threadfence_block() {}
