@@ -11,6 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+# httpx imports httpcore lazily; a copy imported again later (an in-process pytester run drops the modules it
+# imported) raises exceptions httpx no longer maps to its own, so load it once, with the plugin.
+import httpcore  # noqa: F401
 import httpx
 
 from .base import FixerError
