@@ -34,6 +34,8 @@ class CaseFile(pytest.File):
         try:
             case = load_case(self.path, strict=session.strict)
         except CaseError as exc:
+            # One broken case file must not stop the evaluation of every other case.
+            self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
         session.register_case(case)
         for bug in sorted(case.bugs, key=lambda b: b.id):
@@ -62,7 +64,7 @@ class CaseItem(pytest.Function):
     """One sample; its failure report is the verdict's own explanation."""
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.name}"
+        return self.path, 0, f"{self.name}"  # a line number: a skip raised in a fixture reports it
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, RepairRejected):
