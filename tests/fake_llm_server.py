@@ -236,8 +236,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             parts = path.strip("/").split("/")  # v1 messages batches [id [results]]
             if method == "POST" and len(parts) == 3:
                 data = json.loads(raw)
-                batch = fake.new_batch("anthropic", [(r["custom_id"], r["params"]) for r in data["requests"]])
-                return self._json(200, self._anthropic_status(batch))
+                created = fake.new_batch("anthropic", [(r["custom_id"], r["params"]) for r in data["requests"]])
+                return self._json(200, self._anthropic_status(created))
             batch = fake.batches.get(parts[3]) if len(parts) > 3 else None
             if batch is None:
                 return self._json(404, _error("anthropic", "not_found_error", "no such batch"))
@@ -274,8 +274,8 @@ def _handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 data = json.loads(raw)
                 lines = fake.files[data["input_file_id"]].decode().splitlines()
                 rows = [json.loads(line) for line in lines if line.strip()]
-                batch = fake.new_batch("openai", [(r["custom_id"], r["body"]) for r in rows])
-                return self._json(200, self._openai_status(batch))
+                created = fake.new_batch("openai", [(r["custom_id"], r["body"]) for r in rows])
+                return self._json(200, self._openai_status(created))
             batch = fake.batches.get(parts[2]) if len(parts) == 3 else None
             if batch is None:
                 return self._json(404, _error("openai", "not_found_error", "no such batch"))

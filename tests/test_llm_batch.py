@@ -110,7 +110,7 @@ def test_a_failed_batch_request_is_a_harness_error_and_is_resubmitted_on_retry(k
                                                                                 ) -> None:
     fake.batch_errors = 1
     fixer = make(kind, fake, tmp_path)
-    outcomes = []
+    outcomes: list[bool | None] = []
     for t in TASKS:
         try:
             outcomes.append(fixer.repair(t).parsed)

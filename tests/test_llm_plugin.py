@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 try:
-    from fake_llm_server import FakeLLM, reference_answer
+    from fake_llm_server import FakeLLM, echo_answer, reference_answer
 except ImportError:  # tests/ imported as a package
-    from tests.fake_llm_server import FakeLLM, reference_answer
+    from tests.fake_llm_server import FakeLLM, echo_answer, reference_answer
 
 KEY = "sk-test-9c4e2b7a1f"
 CASE = """\
@@ -177,6 +177,27 @@ def test_batch_mode_resumes_the_same_batch_on_a_rerun(pytester: pytest.Pytester,
     assert len(project.batches) == 1 and project.model_requests() == []
     recs = records(pytester)
     assert all(r["cost_usd"] == pytest.approx(0.003) for r in recs)  # half of 0.006
+
+
+@WORKERS
+def test_max_concurrency_holds_across_workers(pytester: pytest.Pytester, project: FakeLLM, workers: str) -> None:
+    project.delay = 0.3
+    run(pytester, project, workers, "--hwrepair-max-concurrency", "1").assert_outcomes(passed=4)
+    assert len(project.model_requests()) == 4 and project.peak == 1
+
+
+@WORKERS
+def test_iterative_trajectories_send_the_verdict_back_as_feedback(pytester: pytest.Pytester, project: FakeLLM,
+                                                                  workers: str) -> None:
+    reference = reference_answer(pytester.path / "cases")
+    project.answer = lambda p, body: reference(p, body) if len(body["messages"]) > 1 else echo_answer(p, body)
+    result = run(pytester, project, workers, "--hwrepair-protocol", "iterative", "--hwrepair-iterations", "3",
+                 "-k", "INIT")
+    result.assert_outcomes(passed=2)
+    assert [(r["iteration"], r["category"]) for r in records(pytester)] == [(0, "test_fail"), (1, "pass")] * 2
+    second = [r["body"]["messages"] for r in project.model_requests() if len(r["body"]["messages"]) > 1]
+    assert len(second) == 2 and all(m[1]["role"] == "assistant" for m in second)
+    assert all("did not pass" in m[2]["content"] and "self-check failed" in m[2]["content"] for m in second)
 
 
 @WORKERS
