@@ -34,7 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hwrepair", "hardware repair benchmark")
     for f in dataclasses.fields(Settings):
         meta = f.metadata
-        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": meta["help"], "default": None}
+        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": meta["help"].replace("%", "%%"), "default": None}
         if meta.get("multi"):
             kwargs["action"] = "append"
         elif str(f.type).startswith("bool"):
