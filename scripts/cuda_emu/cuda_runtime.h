@@ -329,54 +329,83 @@ inline unsigned __ballot_sync(unsigned, int predicate)
 inline int __any_sync(unsigned m, int p) { return __ballot_sync(m, p) != 0; }
 inline int __all_sync(unsigned m, int p) { return __ballot_sync(m, p) == __ballot_sync(m, 1); }
 
-template <class T>
-T atomicAdd(T* p, T v)
+namespace hwr_emu {
+// Atomics are scheduling points: another thread may run between reading and updating, so
+// retry loops (atomicCAS) meet contention as they would on a GPU.
+inline void atomic_point()
 {
+    if (current != nullptr) yield();
+}
+}  // namespace hwr_emu
+
+template <class T, class U>
+T atomicAdd(T* p, U v)
+{
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = old + v;
+    *p = old + (T)v;
     return old;
 }
-template <class T>
-T atomicSub(T* p, T v)
+template <class T, class U>
+T atomicSub(T* p, U v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = old - v;
+    *p = old - (T)v;
     return old;
 }
-template <class T>
-T atomicMax(T* p, T v)
+template <class T, class U>
+T atomicMax(T* p, U v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = old > v ? old : v;
+    *p = old > (T)v ? old : (T)v;
     return old;
 }
-template <class T>
-T atomicMin(T* p, T v)
+template <class T, class U>
+T atomicMin(T* p, U v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = old < v ? old : v;
+    *p = old < (T)v ? old : (T)v;
     return old;
 }
-template <class T>
-T atomicExch(T* p, T v)
+template <class T, class U>
+T atomicExch(T* p, U v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = v;
+    *p = (T)v;
     return old;
 }
-template <class T>
-T atomicCAS(T* p, T compare, T v)
+template <class T, class U, class V>
+T atomicCAS(T* p, U compare, V v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    if (old == compare) *p = v;
+    if (old == (T)compare) *p = (T)v;
     return old;
 }
-template <class T>
-T atomicOr(T* p, T v)
+template <class T, class U>
+T atomicOr(T* p, U v)
 {
+    hwr_emu::atomic_point();
     T old = *p;
-    *p = old | v;
+    *p = old | (T)v;
     return old;
+}
+
+inline long long __double_as_longlong(double x)
+{
+    long long i;
+    std::memcpy(&i, &x, 8);
+    return i;
+}
+inline double __longlong_as_double(long long i)
+{
+    double x;
+    std::memcpy(&x, &i, 8);
+    return x;
 }
 
 inline int max(int a, int b) { return a > b ? a : b; }
