@@ -214,8 +214,10 @@ class RtlEquivOracle(RtlOracle):
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         super().__init__(case, ctx)
         strong = case.model.strong_oracle
+        # As the strong oracle, the proof gets the strong oracle's budget; lint keeps the step timeout.
+        self.equiv_timeout = self.timeout
         if strong is not None and strong.kind == "rtl-equiv" and case.oracle.kind != "rtl-equiv":
-            self.timeout = strong.timeout
+            self.equiv_timeout = strong.timeout
         self.depth = int(ctx.options.get("equiv_depth") or DEFAULT_EQUIV_DEPTH)
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
@@ -223,7 +225,7 @@ class RtlEquivOracle(RtlOracle):
             reason = unsupported_constructs(name, text)
             if reason is not None:
                 return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, "preflight", reason))
-        job = EquivJob(bench, self.contract, self.depth, self.timeout, self.ctx.limits)
+        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits)
         result = check_equivalence(job, sandbox)
         if result.status is EquivStatus.COUNTEREXAMPLE:
             return self.replay(bench, ports, result, sandbox)
