@@ -24,6 +24,7 @@ class BugStats:
     """Counted samples of one bug for one fixer (errors and skips kept apart)."""
 
     fixer: str
+    label: str
     case: str
     bug: str
     domain: str
@@ -59,7 +60,7 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
         strong = [r for r in counted if r.strong is not None]
         first = rs[0]
         out.append(BugStats(
-            fixer=fixer, case=case, bug=bug, domain=first.domain, suite=first.suite, bug_type=first.bug_type,
+            fixer=fixer, label=rs[0].label or fixer, case=case, bug=bug, domain=first.domain, suite=first.suite, bug_type=first.bug_type,
             bug_class=first.bug_class, loc=int(first.loc.get("target", 0)), n=len(counted),
             c=sum(r.outcome == "passed" for r in counted),
             strong_c=sum(bool(r.strong) and r.outcome == "passed" for r in strong), strong_n=len(strong),
@@ -246,7 +247,7 @@ def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------- gates and baselines
 
-_GATE = re.compile(r"^\s*(?:(?P<scope>[A-Za-z0-9_./-]+):)?(?P<metric>pass|correct)@(?P<k>\d+)\s*"
+_GATE = re.compile(r"^\s*(?:(?P<scope>[A-Za-z0-9_./=,-]+):)?(?P<metric>pass|correct)@(?P<k>\d+)\s*"
                    r"(?P<op>>=|<=|>|<|==)\s*(?P<value>[0-9.]+)\s*$")
 
 
@@ -264,8 +265,9 @@ def parse_gate(text: str) -> Gate:
     """`[domain[/suite]:]pass@K OP VALUE`; raises ValueError with what is allowed."""
     m = _GATE.match(text)
     if not m:
-        raise ValueError(f"--hwrepair-gate: {text!r} is not [DOMAIN[/SUITE]:]pass@K OP VALUE "
-                         "(OP one of >= <= > < ==; metric pass or correct), e.g. 'pass@1>=0.6' or 'hls/chs:pass@5>=0.3'")
+        raise ValueError(f"--hwrepair-gate: {text!r} is not [SCOPE:]pass@K OP VALUE (SCOPE: comma-separated "
+                         "DOMAIN, DOMAIN/SUITE or fixer=NAME; OP one of >= <= > < ==; metric pass or correct), "
+                         "e.g. 'pass@1>=0.6', 'hls/chs:pass@5>=0.3' or 'fixer=noop:pass@1<=0'")
     return Gate(text, m["scope"], m["metric"], int(m["k"]), m["op"], float(m["value"]))
 
 
@@ -291,10 +293,19 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
 
 
 def _in_scope(s: BugStats, scope: str | None) -> bool:
-    if scope is None:
-        return True
-    parts = scope.split("/")
-    return s.domain == parts[0] and (len(parts) < 2 or s.suite == parts[1])
+    """Every selector must hold: `fixer=NAME` (label or name), `DOMAIN` or `DOMAIN/SUITE`."""
+    for selector in (scope or "").split(","):
+        if not selector:
+            continue
+        if selector.startswith("fixer="):
+            name = selector.removeprefix("fixer=")
+            if name not in (s.label, s.fixer, s.fixer.split(":")[0]):
+                return False
+            continue
+        parts = selector.split("/")
+        if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
+            return False
+    return True
 
 
 def regressions(current: Sequence[SampleRecord], baseline: Sequence[SampleRecord]) -> list[str]:
