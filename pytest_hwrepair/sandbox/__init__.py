@@ -19,6 +19,16 @@ def _local(settings: Settings, run_dir: Path) -> Sandbox:
         raise SettingsError(f"--hwrepair-isolation bwrap: {exc}") from None
 
 
+def _docker(settings: Settings, run_dir: Path) -> Sandbox:
+    from .docker import DockerSandboxError, docker_sandbox  # the Docker SDK is an optional dependency
+
+    try:
+        return docker_sandbox(run_dir.name, slots_for(settings, run_dir), settings.docker_mode, settings.docker_cpus,
+                              settings.docker_timeout, settings.docker_cuda_home)
+    except DockerSandboxError as exc:
+        raise SettingsError(f"--hwrepair-sandbox docker: {exc}") from None
+
+
 def slots_for(settings: Settings, run_dir: Path) -> Slots:
     """The cross-process oracle semaphore: lock files shared by every worker of the run."""
     return Slots(Path(settings.cache_dir) / "slots" / f"jobs-{settings.oracle_jobs}", settings.oracle_jobs)
@@ -26,6 +36,7 @@ def slots_for(settings: Settings, run_dir: Path) -> Slots:
 
 SANDBOXES: dict[str, Callable[[Settings, Path], Sandbox]] = {
     "local": _local,
+    "docker": _docker,
 }
 
 
