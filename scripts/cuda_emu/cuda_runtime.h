@@ -525,6 +525,12 @@ cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, size_t bytes, size_t 
     std::memcpy(reinterpret_cast<char*>(&symbol) + offset, src, bytes);
     return cudaSuccess;
 }
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t bytes, size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr)
+{
+    return cudaMemcpyToSymbol(symbol, src, bytes, offset, kind);
+}
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaEventCreate(cudaEvent_t* e)
 {
