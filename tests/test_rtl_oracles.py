@@ -462,3 +462,10 @@ def test_verilator_simulation_finds_the_same_mismatch(counter: Case, tmp_path: P
 def test_unknown_simulator_is_refused(counter: Case, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="simulator"):
         ORACLES["rtl-sim"](counter, OracleContext(tmp_path / "cache", options={"simulator": "xsim"}))
+
+
+def test_contract_naming_a_missing_clock_is_a_case_error(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case", COUNTER, {**COUNTER_ORACLE, "clock": "clock"})
+    verdict = check("rtl-sim", case, COUNTER, tmp_path)
+    assert verdict.outcome is Outcome.ERROR
+    assert "oracle.clock: 'clock' is not an input of module cnt" in verdict.summary

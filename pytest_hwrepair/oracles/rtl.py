@@ -69,6 +69,18 @@ def strong_result(verdict: Verdict) -> bool | None:
     return verdict.passed
 
 
+def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
+    """Why the golden top cannot be driven under the declared contract (a case error), or None."""
+    inputs = {p.name for p in ports if p.direction == "input"}
+    for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
+        if name is not None and name not in inputs:
+            return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
+    bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
+    if bidirectional:
+        return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
+    return None
+
+
 def contract_of(case: Case) -> str:
     """The case's simulation contract in one line, for reports."""
     return Contract.from_spec(case.oracle).describe()
@@ -150,6 +162,9 @@ class RtlOracle:
         missing = [m for m in self.modules if m not in golden]
         if missing:
             return Verdict.error(f"{self.case.path}: golden sources do not define module {missing[0]}")
+        problem = contract_problem(self.contract, golden[self.contract.top])
+        if problem is not None:
+            return Verdict.error(f"{self.case.path}: {problem}")
         try:
             compare_interfaces(golden, found, self.modules)
         except PreflightRejection as exc:
