@@ -111,3 +111,13 @@ def test_output_budget_follows_the_target_length_within_bounds() -> None:
     assert output_budget(task(files={"k.c": "x"})) == 1024
     assert output_budget(task(files={"k.c": "x" * 100_000})) == 16384
     assert 1024 < output_budget(task(files={"k.c": "x" * 6000})) < 16384
+
+
+def test_a_prompt_directory_overrides_one_domain_and_changes_the_digest(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    (folder / "hls.md").write_text("Repair {{target}}:\n{{source}}\n")
+    custom, shipped = Templates.load(str(folder)), Templates.load()
+    assert custom.first_turn(task()) == f"Repair k.c:\n{ORIGINAL}"
+    assert custom.texts["rtl"] == shipped.texts["rtl"] and custom.digest != shipped.digest
