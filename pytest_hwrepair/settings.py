@@ -67,8 +67,10 @@ class Settings:
     strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
     seed: int = opt(0, "base seed given to fixers and random stimuli")
     # Model fixers (claude, openai): fixers/llm.py.
-    claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL")
-    openai_model: str = opt("gpt-4.1", "model of `--fixer openai` when none is named", metavar="MODEL")
+    claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL",
+                            header=False)
+    openai_model: str = opt("gpt-4.1", "model of `--fixer openai` when none is named", metavar="MODEL",
+                            header=False)
     temperature: float = opt(1.0, "sampling temperature of model fixers (the repeated protocol samples at 1.0)")
     top_p: float | None = opt(None, "nucleus sampling of model fixers (default: the API's)", header=False)
     max_tokens: int | None = opt(None, "output token budget (default: from the target's length, 1024..16384)",

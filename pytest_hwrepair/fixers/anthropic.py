@@ -31,7 +31,8 @@ class AnthropicApi:
 
     def body(self, model: str, messages: list[dict[str, str]], sampling: Sampling) -> dict[str, Any]:
         body: dict[str, Any] = {"model": model, "max_tokens": sampling.max_tokens, "messages": messages}
-        if sampling.temperature is not None:
+        # Recent models refuse temperature and top_p together; 1.0 is the API's default, so leave it out then.
+        if sampling.temperature is not None and not (sampling.top_p is not None and sampling.temperature == 1.0):
             body["temperature"] = sampling.temperature
         if sampling.top_p is not None:
             body["top_p"] = sampling.top_p

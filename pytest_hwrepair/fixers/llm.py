@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,6 +179,9 @@ def make_model_fixer(kind: str, arg: str | None, settings: Settings, run_dir: Pa
     if settings.cost_limit is not None and prices.lookup(model) is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
+    if prices.lookup(model) is None:
+        warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
+                      "(give one with --hwrepair-prices FILE)", stacklevel=2)
     return ModelFixer(provider.make(base_url, api_key), model, settings, Paths(run_dir, cache_dir),
                       templates=Templates.load(settings.prompt), prices=prices, pending=pending)
 
