@@ -161,6 +161,12 @@ def test_openai_requests_carry_the_task_seed_and_sampling(fake: FakeLLM, tmp_pat
     assert 1024 <= body["max_tokens"] <= 16384
 
 
+def test_claude_gets_top_p_without_the_default_temperature(fake: FakeLLM, tmp_path: Path) -> None:
+    make("claude", fake, tmp_path, top_p=0.9).repair(task())
+    body = fake.model_requests()[0]["body"]
+    assert body["top_p"] == 0.9 and "temperature" not in body
+
+
 def test_anthropic_requests_have_no_seed_and_the_key_in_its_header(fake: FakeLLM, tmp_path: Path) -> None:
     make("claude", fake, tmp_path, max_tokens=2000, request_extra='{"metadata": {"user_id": "ci"}}').repair(task())
     request = fake.model_requests()[0]
@@ -214,8 +220,9 @@ def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.Monke
                                                        tmp_path: Path) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url + "/v1")
-    settings = Settings.from_sources({"model": None}, {})
-    make_model_fixer("openai", "qwen2.5-coder", settings, tmp_path / "run", tmp_path / "cache").repair(task())
+    with pytest.warns(UserWarning, match="no price known for this model; its cost is reported as \\$0"):
+        fixer = make_model_fixer("openai", "qwen2.5-coder", Settings(), tmp_path / "run", tmp_path / "cache")
+    assert fixer.repair(task()).cost_usd == 0.0
     assert "authorization" not in fake.model_requests()[0]["headers"]
 
 
