@@ -248,3 +248,10 @@ def test_no_key_request_or_response_text_reaches_the_log(fake: FakeLLM, tmp_path
     texts = [r.getMessage() for r in caplog.records] + [str(w.message) for w in seen] + [str(info.value)]
     for text in texts:
         assert KEY not in text and "int f3" not in text and "return x" not in text
+
+
+def test_answers_of_another_endpoint_are_not_served_from_the_cache(fake: FakeLLM, tmp_path: Path) -> None:
+    make("openai", fake, tmp_path).repair(task())
+    with FakeLLM(fixed_answer) as other:
+        assert not make("openai", other, tmp_path).repair(task()).cached
+        assert len(other.model_requests()) == 1

@@ -52,6 +52,7 @@ class Api(Protocol):
     """A provider's wire format: requests, replies, and its batch endpoints."""
 
     provider: str
+    base: str
 
     def body(self, model: str, messages: list[dict[str, str]], sampling: Sampling) -> dict[str, Any]: ...
 

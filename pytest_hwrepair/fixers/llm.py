@@ -96,7 +96,9 @@ class ModelFixer:
         """(cache key, request body, prompt transcript) of one task."""
         messages = self.templates.messages(task)
         body = self.api.body(self.model, messages, self.sampling(task))
-        return request_key(self.api.provider, self.model, body, task.sample), body, transcript(messages)
+        # The endpoint is part of the key: a test server's or another host's answers never stand in for the API's.
+        endpoint = f"{self.api.provider} {self.api.base}"
+        return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
 
     def caller(self) -> Caller:
         if self._client is None:
