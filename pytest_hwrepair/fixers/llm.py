@@ -1,5 +1,4 @@
-"""`claude[:MODEL]` and `openai[:MODEL]`: model fixers with retries, a shared concurrency limit, a response
-cache, cost accounting and a batch mode."""
+"""`claude[:MODEL]` and `openai[:MODEL]`: model fixers with retries, a shared limit, a cache, costs and batches."""
 
 from __future__ import annotations
 
