@@ -153,7 +153,8 @@ class CaseModel(_Model):
             raise ValueError(f"target: {self.target!r} is not listed in sources")
         kinds = ORACLE_KINDS[self.domain]
         if self.oracle.kind not in kinds:
-            raise ValueError(f"oracle.kind: {self.oracle.kind!r} is not one of {', '.join(kinds)} for domain {self.domain}")
+            raise ValueError(f"oracle.kind: {self.oracle.kind!r} is not one of {', '.join(kinds)} "
+                             f"for domain {self.domain}")
         if self.domain == "rtl" and self.spec is None:
             raise ValueError("spec: required for rtl cases")
         if self.domain == "hls":
@@ -305,7 +306,8 @@ def _describe(exc: ValidationError, raw: dict[str, Any]) -> str:
     if len(loc) >= 2 and loc[0] == "bug" and loc[1].isdigit():
         bugs = raw.get("bug") or []
         index = int(loc[1])
-        bug_id = bugs[index].get("id", f"#{index + 1}") if index < len(bugs) and isinstance(bugs[index], dict) else f"#{index + 1}"
+        entry = bugs[index] if index < len(bugs) else None
+        bug_id = entry.get("id", f"#{index + 1}") if isinstance(entry, dict) else f"#{index + 1}"
         prefix = f"[{bug_id}] "
         loc = loc[2:]
     msg = err["msg"].removeprefix("Value error, ")

@@ -22,7 +22,7 @@ from .verdict import CaseError
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "images":
-        from .sandbox import docker_images  # type: ignore[attr-defined]
+        from .sandbox import docker_images
 
         return int(docker_images.images_main(args[1:]))
     parser = _parser()

@@ -69,7 +69,7 @@ class CaseItem(pytest.Function):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, RepairRejected):
             return render_rejection(excinfo.value)
-        return super().repr_failure(excinfo, style=style)
+        return super().repr_failure(excinfo)
 
 
 def render_rejection(exc: RepairRejected) -> str:

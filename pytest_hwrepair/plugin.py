@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hwrepair", "hardware repair benchmark")
     for f in dataclasses.fields(Settings):
         meta = f.metadata
-        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": meta["help"].replace("%", "%%"), "default": None}
+        help_text = meta["help"].replace("%", "%%")  # argparse formats help strings
+        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": help_text, "default": None}
         if meta.get("multi"):
             kwargs["action"] = "append"
         elif str(f.type).startswith("bool"):
@@ -147,7 +147,7 @@ class Controller:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
-            if name == RECORDS:
+            if name == RECORDS and isinstance(value, list):
                 self.hw.add_records(report.nodeid, value)
 
     @pytest.hookimpl(tryfirst=True)
@@ -182,7 +182,8 @@ class Controller:
 @pytest.fixture
 def hwrepair_case(request: pytest.FixtureRequest) -> SampleSpec:
     """The case, bug, fixer label and sample index this item stands for."""
-    return request.node.stash[SPEC_KEY]
+    spec: SampleSpec = request.node.stash[SPEC_KEY]
+    return spec
 
 
 @pytest.fixture

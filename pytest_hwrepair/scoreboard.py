@@ -60,7 +60,8 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
         strong = [r for r in counted if r.strong is not None]
         first = rs[0]
         out.append(BugStats(
-            fixer=fixer, label=rs[0].label or fixer, case=case, bug=bug, domain=first.domain, suite=first.suite, bug_type=first.bug_type,
+            fixer=fixer, label=rs[0].label or fixer, case=case, bug=bug, domain=first.domain, suite=first.suite,
+            bug_type=first.bug_type,
             bug_class=first.bug_class, loc=int(first.loc.get("target", 0)), n=len(counted),
             c=sum(r.outcome == "passed" for r in counted),
             strong_c=sum(bool(r.strong) and r.outcome == "passed" for r in strong), strong_n=len(strong),

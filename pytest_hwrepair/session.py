@@ -48,7 +48,7 @@ class HwrepairSession:
 
     @classmethod
     def create(cls, settings: Settings, run_dir: Path | None, *, strict: bool, is_worker: bool) -> HwrepairSession:
-        run = RunDir(run_dir or Path(settings.run) if (run_dir or settings.run) else new_run_dir())
+        run = RunDir(run_dir or (Path(settings.run) if settings.run else new_run_dir()))
         self = cls(settings, run, strict or settings.strict, is_worker)
         try:
             self.gates = [parse_gate(g) for g in settings.gate]

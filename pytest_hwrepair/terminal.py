@@ -78,15 +78,17 @@ def _cuda(summary: dict[str, Any]) -> list[str]:
     out: list[str] = []
     for row in summary.get("cuda", []):
         if row["timed"]:
-            out += ["", f"cuda [{row['fixer']}]: degeneration rate {fmt(row['degeneration_rate'])}; pass vs perf gate p: "
+            out += ["", f"cuda [{row['fixer']}]: degeneration rate {fmt(row['degeneration_rate'])}; "
+                    "pass vs perf gate p: "
                     + ", ".join(f"p={p} {fmt(v)}" for p, v in row["pass_vs_p"].items())]
     return out
 
 
 def _costs(summary: dict[str, Any]) -> list[str]:
     rows = [c for c in summary.get("costs", []) if c["cost_usd"] or c["tokens"]["input"]]
-    out = ["", "cost: " + "; ".join(f"{c['fixer']} ${c['cost_usd']:.4f} ({c['tokens']['input']} in, "
-                                    f"{c['tokens']['output']} out, {c['cached']} cached)" for c in rows)] if rows else []
+    spent = "; ".join(f"{c['fixer']} ${c['cost_usd']:.4f} ({c['tokens']['input']} in, "
+                      f"{c['tokens']['output']} out, {c['cached']} cached)" for c in rows)
+    out = ["", f"cost: {spent}"] if rows else []
     if summary.get("retries"):
         out.append("api retries: " + ", ".join(f"{k} {v}" for k, v in summary["retries"].items()))
     return out

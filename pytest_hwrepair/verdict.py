@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Outcome(str, enum.Enum):
+class Outcome(enum.StrEnum):
     """The pytest outcome of one sample (DESIGN §4)."""
 
     PASSED = "passed"
@@ -16,7 +16,7 @@ class Outcome(str, enum.Enum):
     SKIPPED = "skipped"
 
 
-class Category(str, enum.Enum):
+class Category(enum.StrEnum):
     """Why a candidate passed or failed (contract: DESIGN §8)."""
 
     PASS = "pass"

@@ -235,7 +235,8 @@ def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pyte
                                                              xdist: list[str]) -> None:
     demo_pytester.makefile(".py", agent=AGENT)
     agent = demo_pytester.path / "agent.py"
-    result = run(demo_pytester, "cases", f"--fixer=cmd:{sys.executable} {agent} {{task}}", "--hwrepair-run", "r", "--hwrepair-samples", "1",
+    result = run(demo_pytester, "cases", f"--fixer=cmd:{sys.executable} {agent} {{task}}", "--hwrepair-run", "r",
+                 "--hwrepair-samples", "1",
                  *xdist)
     result.assert_outcomes(passed=2, failed=1)
     recs = {r["bug"]: r for r in records(demo_pytester.path / "r")}
@@ -251,7 +252,8 @@ def test_replay_rescores_saved_candidates(demo_pytester: pytest.Pytester) -> Non
         "--hwrepair-samples", "1")
     result = run(demo_pytester, "cases", "--fixer", "replay:orig", "--hwrepair-run", "again", "--hwrepair-samples", "1")
     result.assert_outcomes(passed=2, failed=1)
-    assert [r["fixer"] for r in records(demo_pytester.path / "again")] == [f"replay:cmd:{sys.executable} {agent} {{task}}"] * 3
+    fixer = f"replay:cmd:{sys.executable} {agent} {{task}}"
+    assert [r["fixer"] for r in records(demo_pytester.path / "again")] == [fixer] * 3
 
 
 def test_fixture_override_from_a_conftest(demo_pytester: pytest.Pytester) -> None:
@@ -322,7 +324,8 @@ replace = "char s = 0;"
     write_case(demo_pytester.path, "sum", {"case.toml": toml, "sum.c": SUM_C})
     (demo_pytester.path / "programs.json").write_text(json.dumps(HOSTILE))
     demo_pytester.makefile(".py", agent=HOSTILE_AGENT)
-    fixer = f"--fixer=cmd:{sys.executable} {demo_pytester.path / 'agent.py'} {{task}} {demo_pytester.path / 'programs.json'}"
+    here = demo_pytester.path
+    fixer = f"--fixer=cmd:{sys.executable} {here / 'agent.py'} {{task}} {here / 'programs.json'}"
     start = time.monotonic()
     result = run(demo_pytester, "cases/hls/demo/sum", fixer, "--hwrepair-run", "r", "--hwrepair-samples", "1", *xdist)
     result.assert_outcomes(failed=4)

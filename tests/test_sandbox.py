@@ -81,7 +81,8 @@ def test_only_the_workspace_is_writable(sandbox: LocalSandbox, tmp_path: Path) -
     assert ex.returncode != 0  # type: ignore[attr-defined]
 
 
-def test_environment_is_scrubbed_and_fixed(sandbox: LocalSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_environment_is_scrubbed_and_fixed(sandbox: LocalSandbox, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret-value")
     monkeypatch.setenv("MY_TOKEN", "tok")
     ex = run(sandbox, tmp_path / "ws", "env")

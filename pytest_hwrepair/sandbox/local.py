@@ -95,7 +95,8 @@ class LocalSandbox:
                 _kill_uid(uid)
             proc.wait()
         duration = time.monotonic() - start
-        out.join(), err.join()
+        out.join()
+        err.join()
         shutil.rmtree(tmpdir, ignore_errors=True)
         rc = proc.returncode
         sig = -rc if rc is not None and rc < 0 else (rc - 128 if rc is not None and 128 < rc < 160 else None)
