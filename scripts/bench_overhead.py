@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Harness overhead: wall time of `pytest --fixer=reference -n J` over a case set divided by the wall
+time of the same build and run commands executed bare (a thread pool of J, plain subprocesses in
+fresh temporary directories). Prints both times and the ratio, measured in one run.
+
+    python scripts/bench_overhead.py cases/hls -j 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from pytest_hwrepair.cases import Case, find_case_files, load_case
+from pytest_hwrepair.oracles.base import populate
+
+
+def bare(case: Case) -> None:
+    """What the oracle does for one reference sample, without the harness."""
+    ws = Path(tempfile.mkdtemp(prefix="bare-"))
+    try:
+        populate(ws, case, {n: case.files[n] for n in case.model.sources})
+        for argv in (case.oracle.build, case.oracle.run):
+            subprocess.run(argv or "", shell=True, cwd=ws, capture_output=True, timeout=case.oracle.timeout,
+                           check=False)
+    finally:
+        shutil.rmtree(ws, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", default=["cases/hls"])
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    args = parser.parse_args()
+    cases = [load_case(p) for p in find_case_files([Path(p) for p in args.paths])]
+    work = [case for case in cases for _ in case.bugs]  # one reference sample per bug
+    start = time.monotonic()
+    with ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(bare, work))
+    bare_s = time.monotonic() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [sys.executable, "-m", "pytest", *args.paths, "--fixer=reference", "-n", str(args.jobs), "-q",
+               "-p", "no:cacheprovider", "--hwrepair-run", f"{tmp}/run", "--hwrepair-cache-dir", f"{tmp}/cache"]
+        start = time.monotonic()
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        harness_s = time.monotonic() - start
+    print(proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-500:])
+    print(f"samples: {len(work)}  jobs: {args.jobs}")
+    print(f"bare build+run: {bare_s:.1f}s  harness (pytest --fixer=reference -n {args.jobs}): {harness_s:.1f}s")
+    print(f"overhead ratio harness/bare: {harness_s / bare_s:.2f}")
+    return proc.returncode
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
