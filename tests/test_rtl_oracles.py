@@ -469,3 +469,8 @@ def test_contract_naming_a_missing_clock_is_a_case_error(tmp_path: Path) -> None
     verdict = check("rtl-sim", case, COUNTER, tmp_path)
     assert verdict.outcome is Outcome.ERROR
     assert "oracle.clock: 'clock' is not an input of module cnt" in verdict.summary
+
+
+def test_intra_assignment_delay_is_not_a_lint_failure(counter: Case, tmp_path: Path) -> None:
+    delayed = COUNTER.replace("q <= q + 4'd1;", "q <= #1 q + 4'd1;")
+    assert check("rtl-sim", counter, delayed, tmp_path).outcome is Outcome.PASSED

@@ -128,6 +128,8 @@ class RtlOracle:
             check_module_set([m for t in bench.texts.values() for m in module_names(t)], self.modules)
         except PreflightRejection as exc:
             return _reject(exc.rule, str(exc))
+        (bench.root / "ports.ys").write_text(f"read_verilog -sv {' '.join(bench.sources)}\nwrite_rtlil ports.il\n",
+                                             encoding="utf-8")
         ex, ran = run_steps(bench, sandbox, self.lint_steps(bench), linear(LINT_STEPS), timeout=self.timeout,
                             limits=self.ctx.limits)
         for tool in LINT_STEPS:
@@ -146,13 +148,12 @@ class RtlOracle:
     def lint_steps(self, bench: Bench) -> dict[str, str]:
         files = " ".join(shlex.quote(f) for f in bench.candidate)
         top = shlex.quote(self.spec.top or "")
-        both = " ".join(shlex.quote(f) for f in bench.sources)
         # `--cc` runs the checks of `--lint-only`, which insists on writing /dev/null (not writable in
-        # every sandbox); the generated C++ stays in the bench.
+        # every sandbox); the generated C++ stays in the bench. Delays (`q <= #1 d`) are ignored, not errors.
         return {
-            "verilator": f"{verilator_command()} --cc -Mdir lintobj --top-module {top} {files}",
+            "verilator": f"{verilator_command()} --cc --no-timing -Mdir lintobj --top-module {top} {files}",
             "iverilog": f"iverilog -g2012 -o lint.vvp -s {top} {files}",
-            "yosys": f"yosys -q -p 'read_verilog -sv {both}; write_rtlil ports.il'",
+            "yosys": "yosys -q -s ports.ys",
         }
 
     def interface(self, bench: Bench) -> Verdict | Interface:
