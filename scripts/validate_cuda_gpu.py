@@ -150,7 +150,8 @@ def prepare(item: Item, scratch: Path) -> Path:
 def run_step(stage: Any, command: str, cwd: Path, timeout: float) -> Any:
     """One step in its own process group, killed at the deadline (a CUDA fault poisons a process)."""
     (cwd / ".tmp").mkdir(exist_ok=True)
-    env = {**os.environ, "TMPDIR": str(cwd / ".tmp"), "LC_ALL": "C", "TZ": "UTC"}
+    # A relative TMPDIR keeps machine paths out of nvcc's messages (and so out of recorded logs).
+    env = {**os.environ, "TMPDIR": ".tmp", "LC_ALL": "C", "TZ": "UTC"}
     proc = subprocess.Popen(command, shell=True, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -293,9 +294,12 @@ def perf_verdict(item: Item, result: Any, reference: Any, gate_option: float | N
         item.settle(speedup < gate, "perf_fail" if speedup < gate else "passed", said)
 
 
-def record_log(item: Item) -> None:
-    """Write the observed runtime log into broken/<id>.log and point the bug's error_log at it."""
-    if item.bug is None or item.bucket == "compile_error" or item.status != "ok":
+def record_log(item: Item, gpu: bool) -> None:
+    """Write the observed failure log into broken/<id>.log and point the bug's error_log at it.
+
+    compile_error logs come from the build and are recorded anywhere; runtime logs need a GPU.
+    """
+    if item.bug is None or item.status != "ok" or (item.bucket != "compile_error" and not gpu):
         return
     broken = Path(item.bug["broken"])
     log_name = str(broken.with_suffix(".log"))
@@ -350,7 +354,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--gpu", choices=("auto", "yes", "no"), default="auto", help="force the device decision")
     parser.add_argument("--emulate", action="store_true", help="without a GPU: functional check on the CPU emulator")
     parser.add_argument("--record-logs", action="store_true",
-                        help="write observed runtime logs to broken/<id>.log (GPU runs only)")
+                        help="write each start's observed failure log to broken/<id>.log (runtime buckets: GPU only)")
     parser.add_argument("--coverage", action="store_true", help="print the family x bucket table and exit")
     return parser.parse_args(argv)
 
@@ -377,9 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{len(items)} checked in {time.monotonic() - started:.0f}s: {counts['ok']} ok, {counts['build-ok']} "
           f"build-ok (runtime unverifiable here), {counts['FAIL']} failed")
     failed = [i for i in items if i.status == "FAIL"]
-    if args.record_logs and gpu:
+    if args.record_logs:
         for item in items:
-            record_log(item)
+            record_log(item, gpu)
     return 1 if failed else 0
 
 
