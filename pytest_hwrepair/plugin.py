@@ -106,6 +106,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None
 
 
+@pytest.hookimpl(trylast=True)  # after -k/-m deselection: batch mode submits only what will run
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     session = config.stash[SESSION_KEY]
     session.specs = [i.stash[SPEC_KEY] for i in items if SPEC_KEY in i.stash]

@@ -150,7 +150,9 @@ class _Trajectory:
         except FixerUnavailable as exc:
             return Verdict.skip(str(exc)), Candidate(), None, "", None, 0.0
         except FixerError as exc:
-            return Verdict.error(f"fixer error: {exc}"), Candidate(), None, "", None, time.monotonic() - start
+            # Requests that never succeeded still count in the run's retry totals.
+            failed = Candidate(retries=dict(getattr(exc, "retries", None) or {}))
+            return Verdict.error(f"fixer error: {exc}"), failed, None, "", None, time.monotonic() - start
         except Exception as exc:  # a fixer bug must not look like a wrong repair
             tb = traceback.format_exc(limit=5)
             return (Verdict.error(f"fixer raised {type(exc).__name__}: {exc}", log_tail=tb), Candidate(), None, "",
