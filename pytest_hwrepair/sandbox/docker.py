@@ -255,6 +255,7 @@ class Spec:
     network: bool
     gpu: bool
     cpus: float
+    file_size: int
     cuda_home: str | None = None
     workdir: str | None = None  # container-per-sample mode: the sample's workspace
 
@@ -490,8 +491,8 @@ class DockerSandbox:
     def spec_for(self, limits: Limits, workdir: Path) -> Spec:
         toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
         return Spec(images.image_tag(toolchain), toolchain, limits.memory, limits.processes, limits.network,
-                    limits.gpu and self.gpus, self.cpus, self.cuda_home if toolchain == "cuda" else None,
-                    str(workdir) if self.mode == "sample" else None)
+                    limits.gpu and self.gpus, self.cpus, limits.file_size,
+                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None)
 
     def _take(self, spec: Spec) -> Container:
         retired: list[Container] = []
@@ -544,7 +545,7 @@ class DockerSandbox:
         import docker
 
         memory = spec.memory + MEMORY_HEADROOM
-        work = max(1 << 30, 2 * Limits().file_size)
+        work = max(64 << 20, 4 * spec.file_size)  # room for a few files at the file-size limit, no more
         kwargs: dict[str, Any] = {
             "network_mode": "bridge" if spec.network else "none",
             "read_only": True,
