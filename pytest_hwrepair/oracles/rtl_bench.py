@@ -83,8 +83,11 @@ def stage_bench(case: Case, workspace: Path, root: Path) -> Bench:
 
 
 def verilator_command() -> str:
-    """The Verilator binary itself where installed: the wrapper script costs a second per call."""
-    return "verilator_bin" if shutil.which("verilator_bin") else "verilator"
+    """The Verilator binary itself where installed (the wrapper script costs a second per call).
+
+    Resolved inside the sandbox, whose toolchain may differ from this machine's.
+    """
+    return '"$(command -v verilator_bin || command -v verilator)"'
 
 
 def linear(names: Sequence[str]) -> str:
