@@ -20,6 +20,7 @@ from .cases import Bug, Case
 from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
 from .oracles import Oracle, OracleContext, make_oracle
 from .oracles.base import populate
+from .oracles.rtl import strong_result
 from .results import RunDir, SampleRecord, now, patch_sha, sample_key
 from .sandbox.base import Sandbox
 from .verdict import Category, Outcome, Verdict
@@ -192,7 +193,7 @@ class _Trajectory:
                 and verdict.category not in (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL):
             strong_verdict = self._strong(task, text)
             if strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED):
-                strong = strong_verdict.passed
+                strong = strong_result(strong_verdict)  # None when the stronger check could not decide
             verdict = verdict.with_metrics(strong=strong_verdict.to_json())
         return verdict, strong
 

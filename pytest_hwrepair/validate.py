@@ -64,7 +64,8 @@ def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -
     if case.domain == "rtl" and bug.class_ == "behavioural":
         if category in ("lint_fail", "compile_fail"):
             return f"behavioural bug does not lint clean (fails with {category})"
-        if noop.records and noop.records[-1].strong:
+        strong = noop.records[-1].metrics.get("strong") if noop.records else None
+        if isinstance(strong, dict) and (strong.get("metrics") or {}).get("equiv") == "PROVED":
             return "behavioural bug is proved equivalent to the golden design by Tier F"
     if case.domain == "cuda" and bug.bucket == "compile_error" and category != "compile_fail":
         return f"compile_error start does not fail to build (fails with {category})"
