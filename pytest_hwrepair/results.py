@@ -179,4 +179,4 @@ def _repair_torn_tail(fd: int, path: Path) -> None:
 
 
 def now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -57,7 +57,8 @@ class Settings:
     oracle_jobs: int = opt(os.cpu_count() or 1, "oracle steps running at once across all workers")
     fixer_timeout: float = opt(900.0, "seconds a fixer may take for one candidate (cmd fixers are killed)")
     retry_errors: bool = opt(False, "re-run samples whose recorded outcome is a harness error")
-    gate: list[str] = opt([], "quality gate, repeatable, e.g. 'pass@1>=0.6' or 'hls/chs:pass@5>=0.3'",
+    gate: list[str] = opt([], "quality gate, repeatable: [SCOPE:]pass@K OP VALUE, e.g. 'pass@1>=0.6', "
+                          "'hls/chs:pass@5>=0.3', 'fixer=noop:pass@1<=0'",
                           multi=True, metavar="EXPR")
     baseline: str | None = opt(None, "compare per-bug pass rates with an earlier run; regressions fail the gate",
                                metavar="RUN_DIR")
