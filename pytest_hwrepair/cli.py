@@ -162,3 +162,7 @@ def _markdown(headers: list[str], rows: list[list[object]]) -> str:
 
 
 __all__ = ["main"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
