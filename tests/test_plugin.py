@@ -337,3 +337,12 @@ replace = "char s = 0;"
     assert time.monotonic() - start < 120
     ps = subprocess.run(["ps", "-eo", "user,args"], capture_output=True, text=True, check=True).stdout
     assert "./prog" not in ps
+
+
+def test_gates_scoped_to_one_fixer_make_the_two_sided_check(demo_pytester: pytest.Pytester) -> None:
+    args = ["cases", "--fixer", "reference", "--fixer", "noop", "--hwrepair-gate", "fixer=reference:pass@1>=1"]
+    assert run(demo_pytester, *args, "--hwrepair-gate", "fixer=noop:pass@1<=0").ret == 0
+    broken = run(demo_pytester, *args, "--hwrepair-gate", "fixer=noop:pass@1>=0.5")
+    assert broken.ret == 6
+    broken.stdout.fnmatch_lines(["*gate 'fixer=noop:pass@1>=0.5' not met for noop*"])
+    assert "not met for reference" not in broken.stdout.str()
