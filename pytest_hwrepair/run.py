@@ -240,7 +240,9 @@ def build_task(spec: SampleSpec, harness: Harness, attempt: int = 0, history: tu
     error_log = case.files.get(bug.error_log) if bug.error_log else None
     return RepairTask(
         case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target,
-        prompt_kind=arm, spec=case.spec_text if arm != "code" else None, error_log=error_log,
+        # A cuda task's spec is its prompt (interface, tolerance, speed requirement): always shown.
+        prompt_kind=arm, spec=case.spec_text if arm != "code" or case.domain == "cuda" else None,
+        error_log=error_log,
         interface=interface_of(case) if arm == "spec" else None, attempt=attempt, sample=spec.sample,
         seed=harness.seed * 100003 + spec.sample, history=history, feedback_level=harness.feedback,
     )

@@ -60,8 +60,10 @@ class HwrepairSession:
         ctx = FixerContext(settings, run.path, cache, self.golden, self.populate_for_fixer, self.pending_tasks)
         self.fixers = make_fixers(settings.fixer, ctx)
         sandbox = make_sandbox(settings, run.path)
-        oracle_ctx = OracleContext(cache, Limits(), {"simulator": settings.simulator,
-                                                     "perf_gate": settings.perf_gate, "seed": settings.seed})
+        gpu = {"auto": None, "yes": True, "no": False}[settings.gpu]
+        oracle_ctx = OracleContext(cache, Limits(), {"simulator": settings.simulator, "perf_gate": settings.perf_gate,
+                                                     "seed": settings.seed, "gpu": gpu,
+                                                     "timing_runs": settings.timing_runs})
         self.harness = Harness(run, sandbox, oracle_ctx, settings.input, settings.iterations, settings.history,
                                settings.feedback, settings.seed)
         return self

@@ -65,6 +65,9 @@ class Settings:
     shard: str | None = opt(None, "run only shard I of N (stable hash of the node id)", metavar="I/N")
     simulator: str = opt("iverilog", "rtl simulator", choices=("iverilog", "verilator"))
     perf_gate: float | None = opt(None, "cuda: required speedup over the reference (default 0.7)")
+    gpu: str = opt("auto", "cuda: run the runtime stage (auto: when a CUDA device is present)",
+                   choices=("auto", "yes", "no"))
+    timing_runs: int = opt(5, "cuda: timed runs per candidate and reference (after a warm-up)")
     strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
     seed: int = opt(0, "base seed given to fixers and random stimuli")
     # Model fixers (claude, openai): fixers/llm.py.

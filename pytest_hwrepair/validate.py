@@ -47,9 +47,11 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
         return BugCheck(path, bug.id, "rejected", f"reference fails: [{rv.category.value}] {rv.summary}", **shown)
     if nv.outcome is Outcome.PASSED:
         return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
-    if rv.outcome is Outcome.SKIPPED or nv.outcome is Outcome.SKIPPED:
-        skipped = rv if rv.outcome is Outcome.SKIPPED else nv
-        return BugCheck(path, bug.id, "unverified", skipped.summary, **shown)
+    if nv.outcome is Outcome.SKIPPED:
+        # e.g. a cuda start that builds: its runtime failure needs a device this machine does not have
+        return BugCheck(path, bug.id, "unverified", f"needs a GPU: {nv.summary}", **shown)
+    if rv.outcome is Outcome.SKIPPED and nv.outcome is Outcome.FAILED and nv.category.value != "compile_fail":
+        return BugCheck(path, bug.id, "unverified", f"reference runtime not checked here: {rv.summary}", **shown)
     problem = _category_problem(case, bug, nv.category.value, noop)
     if problem:
         return BugCheck(path, bug.id, "rejected", problem, **shown)
