@@ -386,9 +386,16 @@ class Container:
 
     def close(self) -> None:
         """End the agent's input (it exits, the engine removes the container), then make sure."""
+        self.hang_up()
+        self.remove()
+
+    def hang_up(self) -> None:
+        """Close the attached stream: the agent kills its step and exits within milliseconds."""
         if self.link is not None:
             self.link.close()
             self.link = None
+
+    def remove(self) -> None:
         if self.id is not None:
             with contextlib.suppress(Exception):  # auto-removed meanwhile, or the engine is away
                 self.api.remove_container(self.id, force=True)
@@ -458,7 +465,9 @@ class DockerSandbox:
             containers = [c for pool in self.idle.values() for c in pool]
             self.idle.clear()
         for container in containers:
-            container.close()
+            container.hang_up()
+        for container in containers:
+            container.remove()
 
     # -- steps
 
@@ -512,7 +521,8 @@ class DockerSandbox:
             self.idle.setdefault(container.spec, []).append(container)
 
     def _discard(self, container: Container) -> None:
-        threading.Thread(target=container.close, daemon=True).start()
+        container.hang_up()  # at once, even on the way out of an interrupted step
+        threading.Thread(target=container.remove, daemon=True).start()
 
     def _start(self, spec: Spec) -> Container:
         self._check_image(spec.image)
