@@ -11,12 +11,12 @@ from typing import Any
 
 from .metrics import category_changes, mean, mean_pass_at_k, multiplicity, pass_at_k, underconstrained
 from .results import SampleRecord
+from .run import STOP_SIGNALS
 
 EXIT_GATE_FAILED = 6
 EXIT_HARNESS_ERRORS = 7
 LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (800, 10**9, "800+"))
 PERF_SWEEP = (0.0, 0.5, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0)
-STOP_SIGNALS = ("duplicate_code", "code_cycle", "category_oscillation", "no_progress")
 
 
 @dataclass(frozen=True)
