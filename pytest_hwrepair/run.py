@@ -12,7 +12,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +208,10 @@ class _Trajectory:
         with tempfile.TemporaryDirectory(prefix="hwrepair-strong-") as tmp:
             ws = Path(tmp)
             populate(ws, case, {**self.buggy, task.target: text})
-            return _guarded(lambda: factory(case, self.harness.oracle_ctx).check(ws, self.harness.sandbox))
+            # The toolchain hint, as make_oracle gives it: container sandboxes pick the domain's image.
+            base = self.harness.oracle_ctx
+            ctx = replace(base, limits=replace(base.limits, toolchain=case.domain))
+            return _guarded(lambda: factory(case, ctx).check(ws, self.harness.sandbox))
 
     def _record(self, iteration: int | None, verdict: Verdict, candidate: Candidate, sha: str | None,
                 strong: bool | None, fix_s: float, *, final: bool, stop: str | None, folder: Path) -> SampleRecord:
