@@ -47,9 +47,11 @@ class Settings:
     docker_mode: str = opt("worker", "docker sandbox: one warm container per worker and toolchain, a fresh work "
                            "directory per step (worker), or one container per sample (sample)",
                            choices=("worker", "sample"), header=False)
-    docker_cpus: float = opt(1.0, "docker sandbox: CPUs each container may use (0: no limit)", header=False)
+    docker_cpus: float = opt(1.0, "docker sandbox: CPUs each container may use (0: no limit)", metavar="N",
+                             header=False)
     docker_timeout: float = opt(30.0, "docker sandbox: seconds any Docker engine call may take beyond the step's own "
-                                "timeout; a slower engine makes the sample an error", header=False)
+                                "timeout; a slower engine makes the sample an error", metavar="SECONDS",
+                                header=False)
     docker_cuda_home: str | None = opt(None, "docker sandbox: host CUDA toolkit mounted read-only at /usr/local/cuda "
                                        "in the cuda image (local engines only)", metavar="DIR", header=False)
     isolation: str = opt("auto", "local sandbox isolation: bubblewrap when installed (auto), required, or none",
