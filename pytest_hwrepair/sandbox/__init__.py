@@ -26,7 +26,8 @@ def _docker(settings: Settings, run_dir: Path) -> Sandbox:
         return docker_sandbox(run_dir.name, slots_for(settings, run_dir), settings.docker_mode, settings.docker_cpus,
                               settings.docker_timeout, settings.docker_cuda_home)
     except DockerSandboxError as exc:
-        raise SettingsError(f"--hwrepair-sandbox docker: {exc}") from None
+        text = str(exc)
+        raise SettingsError(text if text.startswith("--") else f"--hwrepair-sandbox docker: {text}") from None
 
 
 def slots_for(settings: Settings, run_dir: Path) -> Slots:

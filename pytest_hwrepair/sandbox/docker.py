@@ -443,6 +443,11 @@ class DockerSandbox:
             self.orphans_removed = remove_orphans(self.api)
         except Exception as exc:
             raise DockerSandboxError(f"the Docker engine failed: {_one_line(exc)}") from None
+        if cpus < 0 or cpus > int(info.get("NCPU") or cpus):
+            raise DockerSandboxError(f"--hwrepair-docker-cpus: {cpus:g} is not between 0 (no limit) and the "
+                                     f"engine's {info.get('NCPU')} CPUs")
+        if api_timeout <= 0:
+            raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
         self.arch = str(info.get("Architecture", ""))
         self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
         self.seccomp = seccomp_profile(self.arch)

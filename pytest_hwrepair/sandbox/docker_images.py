@@ -373,3 +373,9 @@ def _clean_command(api: Any, stale_only: bool) -> int:
     containers, removed = clean(api, stale_only=stale_only)
     print(f"removed {containers} containers and {removed} images")
     return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(images_main(sys.argv[1:]))
