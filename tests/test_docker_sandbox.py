@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import tempfile
@@ -183,16 +184,22 @@ def test_an_engine_that_never_answers_is_an_error_not_a_hang(tmp_path: Path,
     listener.close()
 
 
-class FreezingProxy:
-    """A unix-socket proxy to the engine that can stop forwarding: a daemon that wedges mid-run."""
+class Proxy:
+    """A proxy to the engine's unix socket, on a unix or TCP address, that can stop forwarding."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, tcp: bool = False) -> None:
         self.upstream = upstream
-        self.path = str(Path(tempfile.mkdtemp(prefix="hw-")) / "proxy.sock")
         self.frozen = threading.Event()
         self.sockets: list[socket.socket] = []
-        self.listener = socket.socket(socket.AF_UNIX)
-        self.listener.bind(self.path)
+        if tcp:
+            self.listener = socket.socket(socket.AF_INET)
+            self.listener.bind(("127.0.0.1", 0))
+            self.url = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        else:
+            path = str(Path(tempfile.mkdtemp(prefix="hw-")) / "proxy.sock")
+            self.listener = socket.socket(socket.AF_UNIX)
+            self.listener.bind(path)
+            self.url = f"unix://{path}"
         self.listener.listen(16)
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -221,19 +228,29 @@ class FreezingProxy:
             except OSError:
                 return
 
+    def cut(self) -> None:
+        """Drop every connection, as when the host that made them goes away."""
+        for s in self.sockets:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+
     def close(self) -> None:
         self.listener.close()
-        for s in self.sockets:
-            s.close()
+        self.cut()
+
+
+def local_engine_socket() -> str:
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if not host.startswith("unix://"):
+        pytest.skip("the proxy needs a local engine socket")
+    return host.removeprefix("unix://")
 
 
 def test_an_engine_that_wedges_mid_run_makes_the_step_an_error(tmp_path: Path) -> None:
     engine_or_skip()
-    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
-    if not host.startswith("unix://"):
-        pytest.skip("the wedging proxy needs a local engine socket")
-    proxy = FreezingProxy(host.removeprefix("unix://"))
-    client = docker.DockerClient(base_url=f"unix://{proxy.path}", timeout=3)
+    proxy = Proxy(local_engine_socket())
+    client = docker.DockerClient(base_url=proxy.url, timeout=3)
     box = DockerSandbox(run=f"tests-wedge-{os.getpid()}", client=client, api_timeout=3)
     try:
         assert box.run(tmp_path, "echo ok", timeout=5, limits=Limits()).stdout == "ok\n"
@@ -244,5 +261,29 @@ def test_an_engine_that_wedges_mid_run_makes_the_step_an_error(tmp_path: Path) -
         assert time.monotonic() - start < 15
     finally:
         proxy.frozen.clear()
+        box.close()
+        proxy.close()
+
+
+# ---------------------------------------------------------------- remote engines
+
+
+def test_a_tcp_engine_runs_steps_and_stops_containers_when_the_host_goes(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    api = engine_or_skip().api
+    proxy = Proxy(local_engine_socket(), tcp=True)
+    monkeypatch.setenv("DOCKER_HOST", proxy.url)
+    run_label = f"tests-tcp-{os.getpid()}"
+    box = DockerSandbox(run=run_label)
+    try:
+        build(box, tmp_path, '#include <stdio.h>\nint main(void) { puts("over tcp"); return 0; }\n')
+        assert run(box, tmp_path, "./prog").stdout == "over tcp\n"
+        assert api.containers(filters={"label": f"org.hwrepair.run={run_label}"})
+        proxy.cut()  # the engine sees every connection of this host end
+        deadline = time.monotonic() + 10
+        while api.containers(filters={"label": f"org.hwrepair.run={run_label}"}) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not api.containers(filters={"label": f"org.hwrepair.run={run_label}"})
+    finally:
         box.close()
         proxy.close()
