@@ -6,7 +6,7 @@
     python scripts/bench_docker.py --fixer noop cases/rtl
 
 Runs the corpus once per sandbox configuration, each with a fresh run and cache directory, and checks
-that every sample gets the same outcome and category as with the local sandbox. Needs a Docker
+that every sample gets the same outcome, category and strong-oracle result as with the local sandbox. Needs a Docker
 engine and the images (`hwrepair images build`).
 """
 
@@ -26,24 +26,25 @@ from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.docker import DockerSandbox
 from pytest_hwrepair.sandbox.local import LocalSandbox
 
-Verdicts = dict[tuple[str, str, str, int], tuple[str, str]]
+Verdicts = dict[tuple[str, str, str, int], tuple[str, str, bool | None]]
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="*", default=["cases/hls"])
     parser.add_argument("-n", "--workers", type=int, default=2)
-    parser.add_argument("--fixer", default="reference")
+    parser.add_argument("--fixer", action="append", default=None, help="fixer, repeatable (default: reference)")
     parser.add_argument("-k", dest="keyword", default=None, help="pytest -k expression selecting a subset")
     parser.add_argument("--modes", default="worker", help="docker modes to time, comma separated: worker,sample")
     parser.add_argument("--isolation", default="auto", help="local sandbox isolation: auto (bwrap), none")
     parser.add_argument("--steps", type=int, default=30, help="steps timed for the per-step figures")
     args = parser.parse_args(argv)
+    args.fixer = args.fixer or ["reference"]
 
     per_step(args.steps)
     with tempfile.TemporaryDirectory(prefix="hwrepair-bench-") as tmp:
         local_s, local = corpus(args, Path(tmp) / "local", ["--hwrepair-isolation", args.isolation])
-        print(f"\ncorpus {' '.join(args.paths)} fixer={args.fixer} -n {args.workers}"
+        print(f"\ncorpus {' '.join(args.paths)} fixer={','.join(args.fixer)} -n {args.workers}"
               + (f" -k {args.keyword!r}" if args.keyword else "") + f": {len(local)} samples")
         print(f"  local ({args.isolation:<6})  {local_s:8.1f}s  {local_s * args.workers / max(len(local), 1):.3f}s "
               f"per sample per worker")
@@ -105,7 +106,8 @@ def timed(call: Callable[[], object], count: int) -> float:
 
 def corpus(args: argparse.Namespace, where: Path, extra: list[str]) -> tuple[float, Verdicts]:
     run_dir, cache = where / "run", where / "cache"
-    cmd = [sys.executable, "-m", "pytest", *args.paths, f"--fixer={args.fixer}", "-n", str(args.workers), "-q",
+    cmd = [sys.executable, "-m", "pytest", *args.paths, *(f"--fixer={f}" for f in args.fixer), "-n", str(args.workers),
+           "-q",
            "-p", "no:cacheprovider", "-p", "no:randomly", "--hwrepair-run", str(run_dir),
            "--hwrepair-cache-dir", str(cache), *extra]
     if args.keyword:
@@ -123,7 +125,7 @@ def verdicts(path: Path) -> Verdicts:
     for line in path.read_text().splitlines():
         record = json.loads(line)
         key = (record["case"], record["bug"], record["fixer"], int(record["sample"] or 0))
-        found[key] = (record["outcome"], record["category"])
+        found[key] = (record["outcome"], record["category"], record.get("strong"))
     return found
 
 
