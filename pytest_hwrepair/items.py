@@ -75,6 +75,8 @@ class CaseItem(pytest.Function):
 def render_rejection(exc: RepairRejected) -> str:
     v = exc.verdict
     parts = [f"[{v.category.value}] {v.summary}"]
+    if isinstance(v.metrics.get("contract"), str):
+        parts.append(f"oracle contract: {v.metrics['contract']}")
     if exc.diff:
         parts += ["", "candidate diff:", exc.diff.rstrip()]
     elif v.category.value != "parse_fail":

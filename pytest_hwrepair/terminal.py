@@ -51,7 +51,9 @@ def _rtl(summary: dict[str, Any], ks: Sequence[int]) -> list[str]:
     rtl = summary.get("rtl")
     if not rtl:
         return []
-    out = ["", "rtl by bug class:"] + table(
+    out = ["", "rtl (each case declares its simulation contract: clock, reset, first compared cycle, cycles x seeds; "
+           "X rule: a golden X matches anything, a candidate X where the golden bit is defined is a mismatch)",
+           "rtl by bug class:"] + table(
         ["fixer", "class", "", "", "bugs", "samples", *[f"pass@{k}" for k in ks]],
         [[c["fixer"], c["bug_class"], "", "", c["bugs"], c["samples"], *[c["pass_at"][str(k)] for k in ks]]
          for c in rtl["classes"]])
