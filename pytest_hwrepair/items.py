@@ -50,7 +50,7 @@ class CaseFile(pytest.File):
         keywords: dict[str, Any] = {k: True for k in (case.domain, case.suite, case.id, bug.bug_type, label,
                                                      bug.id, protocol, bug.class_ or "")
                                     if k}
-        item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords, originalname=bug_id)
+        item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords)
         item.add_marker(case.domain)
         if case.domain == "cuda":
             item.add_marker("gpu")

@@ -321,6 +321,7 @@ type = "BUF"
 find = "int s = 0;"
 replace = "char s = 0;"
 """
+    toml = toml.replace("-o prog", "-o hostileprog").replace('run = "./prog"', 'run = "./hostileprog"')
     write_case(demo_pytester.path, "sum", {"case.toml": toml, "sum.c": SUM_C})
     (demo_pytester.path / "programs.json").write_text(json.dumps(HOSTILE))
     demo_pytester.makefile(".py", agent=HOSTILE_AGENT)
@@ -328,15 +329,15 @@ replace = "char s = 0;"
     fixer = f"--fixer=cmd:{sys.executable} {here / 'agent.py'} {{task}} {here / 'programs.json'}"
     start = time.monotonic()
     result = run(demo_pytester, "cases/hls/demo/sum", fixer, "--hwrepair-run", "r", "--hwrepair-samples", "1", *xdist)
-    result.assert_outcomes(failed=4)
     cats = {r["bug"]: r["category"] for r in records(demo_pytester.path / "r")}
+    assert result.parseoutcomes().get("failed") == 4, cats
     assert cats["SHFT-01"] == "timeout"  # sleeps forever
     assert cats["MLU-01"] in ("timeout", "runtime_crash")  # forks endlessly
     assert cats["INIT-01"] in ("timeout", "test_fail")  # prints without end
     assert cats["BUF-01"] in ("test_fail", "runtime_crash")  # no network: connect fails
     assert time.monotonic() - start < 120
     ps = subprocess.run(["ps", "-eo", "user,args"], capture_output=True, text=True, check=True).stdout
-    assert "./prog" not in ps
+    assert "hostileprog" not in ps
 
 
 def test_gates_scoped_to_one_fixer_make_the_two_sided_check(demo_pytester: pytest.Pytester) -> None:
