@@ -71,7 +71,6 @@ class HwrepairSession:
     def start_run(self) -> None:
         """Create the run directory and load finished samples so they are not executed again."""
         assert self.harness is not None
-        self.run_dir.create()
         self.harness.finished = self.run_dir.finished(retry_errors=self.settings.retry_errors)
 
     def register_case(self, case: Case) -> None:
@@ -127,8 +126,10 @@ class HwrepairSession:
         records = self.all_records()
         self.summary = summarize(records, self.settings.k)
         self.summary["run"] = str(self.run_dir.path)
-        self.run_dir.write_json("summary.json", self.summary)
-        self.run_dir.write_run_json(self.run_info())
+        if records or self.specs:  # a pytest run without hwrepair items leaves no run directory behind
+            self.run_dir.create()
+            self.run_dir.write_json("summary.json", self.summary)
+            self.run_dir.write_run_json(self.run_info())
         if not self.gates and not self.settings.baseline:
             return None
         self.gate_failures = check_gates(self.gates, records)
