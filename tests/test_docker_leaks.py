@@ -126,7 +126,8 @@ def test_a_dead_owners_container_is_removed_at_the_next_start(api: Any) -> None:
     try:
         assert running(api, "orphan-test")
         DockerSandbox(run="orphan-sweeper").close()
-        assert not [c for c in api.containers(all=True, filters={"label": f"{LABEL_RUN}=orphan-test"})]
+        # Another process's sweep may be removing it at this moment: removal is done, or under way.
+        assert wait_for(lambda: not api.containers(all=True, filters={"label": f"{LABEL_RUN}=orphan-test"}), 10)
     finally:
         try:
             api.remove_container(created["Id"], force=True)

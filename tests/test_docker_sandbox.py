@@ -9,6 +9,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +166,29 @@ def test_the_environment_is_fixed(sandbox: DockerSandbox, tmp_path: Path) -> Non
     env = dict(line.split("=", 1) for line in ex.stdout.splitlines())
     assert env["LC_ALL"] == "C" and env["TZ"] == "UTC"
     assert not [k for k in env if "KEY" in k or "TOKEN" in k]
+
+
+def test_a_warm_container_removed_while_idle_is_replaced(tmp_path: Path) -> None:
+    api = engine_or_skip().api
+    box = DockerSandbox(run=f"tests-replace-{os.getpid()}")
+    try:
+        assert run(box, tmp_path, "echo one").stdout == "one\n"
+        (container,) = [c for pool in box.idle.values() for c in pool]
+        api.remove_container(container.id, force=True)
+        assert run(box, tmp_path, "echo two").stdout == "two\n"
+        (replacement,) = [c for pool in box.idle.values() for c in pool]
+        assert replacement.id != container.id
+    finally:
+        box.close()
+
+
+def test_gpu_steps_request_the_device_only_where_the_engine_has_one(sandbox: DockerSandbox, tmp_path: Path) -> None:
+    assert sandbox.spec_for(Limits(gpu=True, toolchain="cuda"), tmp_path).gpu is sandbox.gpus
+    spec = replace(sandbox.spec_for(Limits(toolchain="cuda"), tmp_path), gpu=True, cuda_home="/opt/cuda-12")
+    config = sandbox.host_config(spec)
+    assert [r["Capabilities"] for r in config["DeviceRequests"]] == [[["gpu"]]]
+    assert config["Mounts"][0]["Target"] == "/usr/local/cuda" and config["Mounts"][0]["ReadOnly"] is True
+    assert "DeviceRequests" not in sandbox.host_config(replace(spec, gpu=False))
 
 
 # ---------------------------------------------------------------- deadlines

@@ -346,6 +346,7 @@ class Container:
         self.id: str | None = None
         self.link: Link | None = None
         self.aslr = "?"
+        self.steps = 0
         try:
             # stdin_open without detach also sets StdinOnce: the agent sees end of input when this process ends.
             created = api.create_container(spec.image, AGENT, user=USER, stdin_open=True,
@@ -365,6 +366,7 @@ class Container:
 
     def step(self, meta: dict[str, str], archive: bytes, deadline: float) -> Reply:
         assert self.link is not None
+        self.steps += 1
         encoded = encode_meta(meta)
         self.link.send(b"S", SIZE.pack(len(encoded)) + encoded + archive, deadline)
         parts = {kind: self._expect(kind, deadline) for kind in (b"O", b"E", b"A", b"D", b"K", b"R")}
@@ -482,25 +484,35 @@ class DockerSandbox:
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
                 "output": str(limits.output), "copy_limit": str(limits.file_size)}
-        container = self._take(spec)
         deadline = time.monotonic() + timeout + self.api_timeout
-        try:
-            reply = container.step(meta, archive, deadline)
-        except _Late:
-            self._discard(container)
-            raise DockerSandboxError(f"the Docker engine did not answer within {timeout + self.api_timeout:.0f}s "
-                                     f"(step timeout {timeout:.0f}s + --hwrepair-docker-timeout)") from None
-        except _Lost as exc:
-            detail = container.diagnostics()
-            self._discard(container)
-            raise DockerSandboxError(f"container {container.name} went away during a step ({exc})"
-                                     + (f": {detail}" if detail else "")) from None
-        except BaseException:
-            self._discard(container)
-            raise
-        self._give_back(container)
+        reply = self._step(spec, meta, archive, deadline, timeout)
         apply_changes(workdir, reply.archive, reply.deleted)
         return _execution(argv, reply, limits)
+
+    def _step(self, spec: Spec, meta: dict[str, str], archive: bytes, deadline: float, timeout: float) -> Reply:
+        for attempt in (1, 2):
+            container = self._take(spec)
+            try:
+                reply = container.step(meta, archive, deadline)
+            except _Late:
+                self._discard(container)
+                raise DockerSandboxError(f"the Docker engine did not answer within {timeout + self.api_timeout:.0f}s "
+                                         f"(step timeout {timeout:.0f}s + --hwrepair-docker-timeout)") from None
+            except _Lost as exc:
+                detail = container.diagnostics()
+                self._discard(container)
+                # A warm container may have gone while idle (engine restart, pruning): once more in a new one.
+                # The host workspace changes only with a reply, so running the step again is safe.
+                if attempt == 1 and container.steps > 1:
+                    continue
+                raise DockerSandboxError(f"container {container.name} went away during a step ({exc})"
+                                         + (f": {detail}" if detail else "")) from None
+            except BaseException:
+                self._discard(container)
+                raise
+            self._give_back(container)
+            return reply
+        raise AssertionError("unreachable")
 
     def spec_for(self, limits: Limits, workdir: Path) -> Spec:
         toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
@@ -536,9 +548,11 @@ class DockerSandbox:
                   LABEL_TOOLCHAIN: spec.toolchain}
         try:
             return Container(self.api, spec, self.host_config(spec), labels, name, self.api_timeout)
-        except (_Late, _Lost) as exc:
-            raise DockerSandboxError(f"container {name} did not start: {type(exc).__name__.strip('_').lower()} "
-                                     f"{exc}") from None
+        except _Late:
+            raise DockerSandboxError(f"container {name} did not start within {self.api_timeout:.0f}s "
+                                     "(--hwrepair-docker-timeout)") from None
+        except _Lost as exc:
+            raise DockerSandboxError(f"container {name} stopped while starting ({exc})") from None
         except DockerSandboxError:
             raise
         except Exception as exc:
