@@ -77,8 +77,8 @@ def wait_for(check: Callable[[], bool], seconds: float) -> bool:
 
 
 @pytest.mark.parametrize(("workers", "kill", "within"), [
-    ("0", "process", 10),
-    ("2", "group", 10),
+    ("0", "process", 20),
+    ("2", "group", 20),
     ("2", "controller", 40),  # xdist gives busy workers 5 s, then interrupts them
 ])
 def test_a_killed_pytest_leaves_no_container_running(api: Any, tmp_path: Path, workers: str, kill: str,
