@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -19,7 +20,7 @@ from typing import Any
 from .cases import Bug, Case
 from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
 from .oracles import Oracle, OracleContext, make_oracle
-from .oracles.base import populate
+from .oracles.base import content_hash, locked, populate
 from .oracles.rtl import strong_result
 from .results import RunDir, SampleRecord, now, patch_sha, sample_key
 from .sandbox.base import Sandbox
@@ -58,6 +59,7 @@ class Harness:
     feedback: str = "L3"
     seed: int = 0
     finished: dict[str, list[SampleRecord]] = field(default_factory=dict)
+    verdict_cache: bool = True
 
     def protocol_config(self, protocol: str) -> dict[str, Any]:
         cfg: dict[str, Any] = {"protocol": protocol, "input": self.input_arm}
@@ -183,6 +185,28 @@ class _Trajectory:
         return None
 
     def _judge(self, task: RepairTask, text: str) -> tuple[Verdict, bool | None]:
+        """The oracle's verdict; an identical workspace already judged in this run reuses its verdict."""
+        case = self.spec.case
+        if not self.harness.verdict_cache or case.domain == "cuda":  # timings do not repeat
+            return self._judge_fresh(task, text)
+        files = {**self.buggy, task.target: text}
+        options = json.dumps(self.harness.oracle_ctx.options, sort_keys=True, default=str)
+        key = content_hash(case.digest, json.dumps(case.oracle.model_dump(mode="json"), sort_keys=True),
+                           json.dumps(files, sort_keys=True), options)
+        path = self.harness.run_dir.path / "verdicts" / f"{key}.json"
+        with locked(path.with_suffix(".lock")):
+            if path.exists():
+                saved = json.loads(path.read_text(encoding="utf-8"))
+                verdict = Verdict.from_json(saved["verdict"]).with_metrics(verdict_reused=True)
+                return verdict, saved["strong"]
+            verdict, strong = self._judge_fresh(task, text)
+            if verdict.outcome is not Outcome.ERROR:
+                tmp = path.with_suffix(f".tmp{os.getpid()}")
+                tmp.write_text(json.dumps({"verdict": verdict.to_json(), "strong": strong}), encoding="utf-8")
+                os.replace(tmp, path)
+            return verdict, strong
+
+    def _judge_fresh(self, task: RepairTask, text: str) -> tuple[Verdict, bool | None]:
         case = self.spec.case
         with tempfile.TemporaryDirectory(prefix="hwrepair-ws-") as tmp:
             ws = Path(tmp)

@@ -65,7 +65,7 @@ class HwrepairSession:
                                                      "seed": settings.seed, "gpu": gpu,
                                                      "timing_runs": settings.timing_runs})
         self.harness = Harness(run, sandbox, oracle_ctx, settings.input, settings.iterations, settings.history,
-                               settings.feedback, settings.seed)
+                               settings.feedback, settings.seed, verdict_cache=not settings.no_verdict_cache)
         return self
 
     def start_run(self) -> None:

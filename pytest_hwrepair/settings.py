@@ -59,6 +59,8 @@ class Settings:
     oracle_jobs: int = opt(os.cpu_count() or 1, "oracle steps running at once across all workers")
     fixer_timeout: float = opt(900.0, "seconds a fixer may take for one candidate (cmd fixers are killed)")
     retry_errors: bool = opt(False, "re-run samples whose recorded outcome is a harness error")
+    no_verdict_cache: bool = opt(False, "judge every candidate afresh, even one identical to a candidate already "
+                                 "judged in this run (cuda candidates always are)")
     gate: list[str] = opt([], "quality gate, repeatable: [SCOPE:]pass@K OP VALUE, e.g. 'pass@1>=0.6', "
                           "'hls/chs:pass@5>=0.3', 'fixer=noop:pass@1<=0'",
                           multi=True, metavar="EXPR")

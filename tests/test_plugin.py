@@ -347,3 +347,12 @@ def test_gates_scoped_to_one_fixer_make_the_two_sided_check(demo_pytester: pytes
     assert broken.ret == 6
     broken.stdout.fnmatch_lines(["*gate 'fixer=noop:pass@1>=0.5' not met for noop*"])
     assert "not met for reference" not in broken.stdout.str()
+
+
+def test_identical_candidates_reuse_their_verdict_unless_told_not_to(demo_pytester: pytest.Pytester) -> None:
+    run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-run", "a")
+    reused = [r["bug"] for r in records(demo_pytester.path / "a") if r["metrics"].get("verdict_reused")]
+    assert len(reused) == 1 and reused[0] in ("MLU-01", "SHFT-01")  # both bugs of `sum` get the same golden file
+    run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-run", "b", "--hwrepair-no-verdict-cache")
+    assert not [r for r in records(demo_pytester.path / "b") if r["metrics"].get("verdict_reused")]
+    assert summary(demo_pytester.path / "a") == summary(demo_pytester.path / "b")
