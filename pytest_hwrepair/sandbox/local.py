@@ -92,7 +92,9 @@ class LocalSandbox:
         finally:
             _kill_group(proc.pid)
             if uid is not None:
-                _kill_uid(uid)
+                # In a bwrap pid namespace every process dies with the namespace: one sweep is a
+                # safety net. Without it, children that left the process group are hunted down.
+                _kill_uid(uid, rounds=1 if self.bwrap else 3)
             proc.wait()
         duration = time.monotonic() - start
         out.join()
@@ -168,9 +170,9 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
-def _kill_uid(uid: int) -> None:
+def _kill_uid(uid: int, rounds: int) -> None:
     """Kill every process of a sandbox uid: catches children that left the process group."""
-    for _ in range(3):
+    for _ in range(rounds):
         alive = False
         for entry in os.scandir("/proc"):
             if not entry.name.isdigit():
