@@ -90,7 +90,8 @@ def test_a_killed_pytest_leaves_no_container_running(api: Any, tmp_path: Path, w
     run_dir = tmp_path / f"run-{workers}-{kill}"
     cmd = [sys.executable, "-m", "pytest", str(tmp_path / "cases"), "-q", "-p", "no:cacheprovider", "-n", workers,
            "--fixer=reference", "--hwrepair-sandbox", "docker", "--hwrepair-run", str(run_dir),
-           "--hwrepair-cache-dir", str(tmp_path / "cache")]
+           "--hwrepair-cache-dir", str(tmp_path / "cache"),
+           "--hwrepair-no-verdict-cache"]  # every worker must judge (and so start a container) at once
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     expected = 1 if workers == "0" else 2
