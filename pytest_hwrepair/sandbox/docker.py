@@ -65,7 +65,7 @@ AGENT = ["python3", "-I", "-S", "-c", BOOTSTRAP]
 FRAME = struct.Struct(">BxxxI")
 MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
 SCRATCH_SIZE = 512 << 20
-ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": "/work/ws", "TMPDIR": "/tmp"}
+ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": "/sandbox/ws", "TMPDIR": "/tmp"}
 MODES = ("worker", "sample")
 # Denied on top of what a non-root user without capabilities may do anyway: kernel attack surface
 # (user namespaces, keyrings, bpf, io_uring, perf, userfaultfd) and privileged operations. Everything
@@ -351,7 +351,7 @@ class Container:
             # stdin_open without detach also sets StdinOnce: the agent sees end of input when this process ends.
             created = api.create_container(spec.image, AGENT, user=USER, stdin_open=True,
                                            tty=False, labels=labels, name=name, environment=ENV,
-                                           working_dir="/work", host_config=host_config)
+                                           working_dir="/sandbox", host_config=host_config)
             self.id = created["Id"]
             self.link = Link(api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1,
                                                                 "stream": 1}))
@@ -578,7 +578,7 @@ class DockerSandbox:
         kwargs: dict[str, Any] = {
             "network_mode": "bridge" if spec.network else "none",
             "read_only": True,
-            "tmpfs": {"/work": f"rw,exec,nosuid,nodev,size={work},mode=1777",
+            "tmpfs": {"/sandbox": f"rw,exec,nosuid,nodev,size={work},mode=1777",
                       "/tmp": f"rw,exec,nosuid,nodev,size={SCRATCH_SIZE},mode=1777"},
             "mem_limit": memory, "memswap_limit": memory, "pids_limit": spec.processes + 16,
             "cap_drop": ["ALL"], "security_opt": ["no-new-privileges:true", f"seccomp={self.seccomp}"],

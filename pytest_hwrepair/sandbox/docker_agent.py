@@ -32,7 +32,7 @@ import traceback
 PROTOCOL = "1"
 HEADER = struct.Struct(">cI")
 SIZE = struct.Struct(">I")
-WORK = "/work/ws"
+WORK = "/sandbox/ws"
 SCRATCH = ("/tmp", "/dev/shm")
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": WORK,
        "TMPDIR": "/tmp"}
