@@ -70,12 +70,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _pytest_strict(config: pytest.Config) -> bool:
-    for name in ("strict",):
-        try:
-            if config.getini(name):
-                return True
-        except ValueError:
-            pass
+    """pytest's own strict mode (the `strict` ini key or `--strict`, where this pytest has them)."""
+    try:
+        if config.getini("strict"):
+            return True
+    except ValueError:  # a pytest without the `strict` ini key
+        pass
     return bool(getattr(config.option, "strict", False))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import platform
 import shutil
 import subprocess
@@ -167,6 +166,3 @@ def tool_versions() -> dict[str, str]:
         versions[tool] = (lines[-1] if tool == "nvcc" else lines[0]).strip() if lines else "?"
     return versions
 
-
-def worker_count() -> int:
-    return int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))

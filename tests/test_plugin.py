@@ -356,3 +356,14 @@ def test_identical_candidates_reuse_their_verdict_unless_told_not_to(demo_pytest
     run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-run", "b", "--hwrepair-no-verdict-cache")
     assert not [r for r in records(demo_pytester.path / "b") if r["metrics"].get("verdict_reused")]
     assert summary(demo_pytester.path / "a") == summary(demo_pytester.path / "b")
+
+
+def test_unknown_case_keys_warn_by_default_and_fail_collection_under_strict(demo_pytester: pytest.Pytester) -> None:
+    toml = SUM_TOML.replace('title = "sum of 0..9"', 'title = "x"\nowner = "me"')
+    write_case(demo_pytester.path, "sum", {"case.toml": toml, "sum.c": SUM_C})
+    lenient = run(demo_pytester, "cases", "--fixer", "reference")
+    lenient.assert_outcomes(passed=3, warnings=1)
+    lenient.stdout.fnmatch_lines(["*sum/case.toml: owner: unknown field*"])
+    strict = run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-strict")
+    strict.assert_outcomes(passed=1, errors=1)
+    strict.stdout.fnmatch_lines(["*sum/case.toml: owner: unknown field"])
