@@ -10,7 +10,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .cases import find_case_files, json_schema, load_case
+from .cases import find_case_files
+from .loading import json_schema, load_case
 from .results import RunDir
 from .sandbox import make_sandbox
 from .scoreboard import summarize

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .cases import Case, load_case
-from .run import SampleResult, SampleSpec, cap_lines
-from .verdict import CaseError, RepairRejected
+from .artifacts import cap_lines
+from .loading import load_case
+from .oracles import kind_of
+from .run import SampleResult
+from .sample import Sample
+from .verdict import CaseError, RepairProtocol, RepairRejected
 
 if TYPE_CHECKING:
-    from .session import HwrepairSession
+    from .session import Run
 
-SPEC_KEY = pytest.StashKey[SampleSpec]()
-SESSION_KEY = pytest.StashKey["HwrepairSession"]()
+SAMPLE_KEY = pytest.StashKey[Sample]()
+RUN_KEY = pytest.StashKey["Run"]()
 
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
@@ -30,33 +34,34 @@ class CaseFile(pytest.File):
     """A `case.toml`; a malformed one is a one-line collection error."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        session: HwrepairSession = self.config.stash[SESSION_KEY]
+        run: Run = self.config.stash[RUN_KEY]
         try:
-            case = load_case(self.path, strict=session.strict)
+            case = load_case(self.path, strict=run.strict)
         except CaseError as exc:
             # One broken case file must not stop the evaluation of every other case.
             self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
-        session.register_case(case)
+        run.corpus.add_case(case)
         for bug in sorted(case.bugs, key=lambda b: b.id):
-            for label in session.fixers:
-                protocol = session.protocol_for(case)
-                letter = "t" if protocol == "iterative" else "s"
-                for sample in range(session.samples_for(label, protocol)):
-                    yield self._item(case, bug.id, label, sample, protocol, f"{bug.id}[{label}-{letter}{sample}]")
+            for label in run.fixers:
+                for sample in run.samples_of(case, bug, label):
+                    yield self._item(sample)
 
-    def _item(self, case: Case, bug_id: str, label: str, sample: int, protocol: str, name: str) -> CaseItem:
-        bug = case.bug(bug_id)
-        keywords: dict[str, Any] = {k: True for k in (case.domain, case.suite, case.id, bug.bug_type, label,
-                                                     bug.id, protocol, bug.class_ or "")
+    def _item(self, sample: Sample) -> CaseItem:
+        case, bug, protocol = sample.case, sample.bug, sample.protocol
+        letter = "t" if protocol is RepairProtocol.ITERATIVE else "s"
+        name = f"{bug.id}[{sample.label}-{letter}{sample.index}]"
+        keywords: dict[str, Any] = {k: True for k in (case.domain, case.suite, case.id, bug.bug_type, sample.label,
+                                                     bug.id, protocol.value, bug.class_ or "")
                                     if k}
         item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords)
         item.add_marker(case.domain)
-        if case.domain == "cuda":
+        kind = kind_of(case.oracle.kind)
+        if kind is not None and kind.needs_gpu:
             item.add_marker("gpu")
-        if case.oracle.timeout >= 30 or protocol == "iterative":
+        if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
             item.add_marker("slow")
-        item.stash[SPEC_KEY] = SampleSpec(case, bug, label, sample, protocol, item.nodeid)
+        item.stash[SAMPLE_KEY] = replace(sample, nodeid=item.nodeid)
         return item
 
 

@@ -8,10 +8,12 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .verdict import Category, Outcome, RepairProtocol
 
 SCHEMA = 1
 
@@ -28,11 +30,11 @@ class SampleRecord:
     suite: str
     bug_type: str
     fixer: str
-    protocol: str
+    protocol: RepairProtocol
     sample: int
     iteration: int | None
-    outcome: str
-    category: str
+    outcome: Outcome
+    category: Category
     patch_sha: str | None = None
     loc: dict[str, int] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=lambda: {"input": 0, "output": 0, "cache_read": 0,
@@ -55,11 +57,22 @@ class SampleRecord:
     stop_reason: str | None = None
     time: str = ""
 
+    def __post_init__(self) -> None:
+        # The enums are the record's types; their string values are accepted (and converted) on the way in.
+        object.__setattr__(self, "protocol", RepairProtocol(self.protocol))
+        object.__setattr__(self, "outcome", Outcome(self.outcome))
+        object.__setattr__(self, "category", Category(self.category))
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain JSON data: enums become their string values here, and only here."""
+        data = asdict(self)
+        for name in ("protocol", "outcome", "category"):
+            data[name] = data[name].value
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SampleRecord:
+        """A record from its JSON form; raises ValueError or TypeError for a record that is not one."""
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -137,18 +150,8 @@ class RunDir:
             os.close(fd)
 
     def records(self) -> list[SampleRecord]:
-        """Every complete record; a torn last line (killed mid-write) is ignored."""
-        try:
-            lines = self.samples.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return []
-        out = []
-        for line in lines:
-            try:
-                out.append(SampleRecord.from_json(json.loads(line)))
-            except (json.JSONDecodeError, TypeError):
-                continue
-        return out
+        """Every complete record; a torn last line (killed mid-write) or a line that is no record is ignored."""
+        return list(read_records(self.samples))
 
     def finished(self, *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
         """Records of each finished sample by key: the final record and its iterations."""
@@ -156,7 +159,7 @@ class RunDir:
         finals: dict[str, SampleRecord] = {}
         for r in self.records():
             by_exec.setdefault(r.exec_id or r.key, []).append(r)
-            if r.final and not (retry_errors and r.outcome == "error"):
+            if r.final and not (retry_errors and r.outcome is Outcome.ERROR):
                 finals[r.key] = r
         return {key: sorted(by_exec[r.exec_id or r.key], key=lambda x: (x.iteration or 0, not x.final))
                 for key, r in finals.items()}
@@ -165,6 +168,22 @@ class RunDir:
         path = self.artifacts / key
         path.mkdir(parents=True, exist_ok=True)
         return path
+
+
+def read_records(path: Path) -> Iterator[SampleRecord]:
+    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped."""
+    try:
+        fh = path.open("rb")
+    except FileNotFoundError:
+        return
+    with fh:
+        for raw in fh:
+            try:
+                data = json.loads(raw.decode("utf-8", errors="replace"))
+                if isinstance(data, dict):
+                    yield SampleRecord.from_json(data)
+            except (ValueError, TypeError, KeyError):
+                continue
 
 
 def _repair_torn_tail(fd: int, path: Path) -> None:

@@ -7,11 +7,15 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .metrics import category_changes, mean, mean_pass_at_k, multiplicity, pass_at_k, underconstrained
-from .results import SampleRecord
-from .run import STOP_SIGNALS
+from .results import RunDir, SampleRecord
+from .trajectory import STOP_SIGNALS
+from .verdict import Category, Outcome, RepairProtocol
+
+COUNTED = (Outcome.PASSED, Outcome.FAILED)  # the outcomes pass@k counts; errors and skips stand apart
 
 EXIT_GATE_FAILED = 6
 EXIT_HARNESS_ERRORS = 7
@@ -56,18 +60,18 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
         groups[(r.fixer, r.case, r.bug)].append(r)
     out = []
     for (fixer, case, bug), rs in sorted(groups.items()):
-        counted = [r for r in rs if r.outcome in ("passed", "failed")]
+        counted = [r for r in rs if r.outcome in COUNTED]
         strong = [r for r in counted if r.strong is not None]
         first = rs[0]
         out.append(BugStats(
             fixer=fixer, label=rs[0].label or fixer, case=case, bug=bug, domain=first.domain, suite=first.suite,
             bug_type=first.bug_type,
             bug_class=first.bug_class, loc=int(first.loc.get("target", 0)), n=len(counted),
-            c=sum(r.outcome == "passed" for r in counted),
-            strong_c=sum(bool(r.strong) and r.outcome == "passed" for r in strong), strong_n=len(strong),
-            errors=sum(r.outcome == "error" for r in rs), skipped=sum(r.outcome == "skipped" for r in rs),
+            c=sum(r.outcome == Outcome.PASSED for r in counted),
+            strong_c=sum(bool(r.strong) and r.outcome == Outcome.PASSED for r in strong), strong_n=len(strong),
+            errors=sum(r.outcome == Outcome.ERROR for r in rs), skipped=sum(r.outcome == Outcome.SKIPPED for r in rs),
             mult=multiplicity([r.patch_sha for r in counted]) if counted else None,
-            categories=dict(Counter(r.category for r in counted)),
+            categories=dict(Counter(r.category.value for r in counted)),
         ))
     return out
 
@@ -131,7 +135,7 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
     rtl = [s for s in stats if s.domain == "rtl"]
     if rtl:
         summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_agreement(fin)}
-    if any(r.protocol == "iterative" for r in fin):
+    if any(r.protocol is RepairProtocol.ITERATIVE for r in fin):
         summary["iterative"] = iterative_metrics(records, ks)
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
@@ -165,9 +169,9 @@ def tier_agreement(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
     """Tier S (suite oracle) x Tier F (strong oracle) agreement per fixer."""
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in records:
-        if r.domain != "rtl" or r.strong is None or r.outcome not in ("passed", "failed"):
+        if r.domain != "rtl" or r.strong is None or r.outcome not in COUNTED:
             continue
-        s, f = r.outcome == "passed", r.strong
+        s, f = r.outcome == Outcome.PASSED, r.strong
         cell = {(True, True): "both_pass", (True, False): "s_pass_f_fail",
                 (False, True): "s_fail_f_pass", (False, False): "both_fail"}[(s, f)]
         table[r.fixer][cell] += 1
@@ -179,12 +183,12 @@ def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> lis
     """pass@1, pass@k within k attempts, debug_rate@k, fix_rate per first category, stops, transitions."""
     trajectories: dict[tuple[str, str], list[SampleRecord]] = defaultdict(list)
     for r in records:
-        if r.protocol == "iterative" and r.iteration is not None:
+        if r.protocol is RepairProtocol.ITERATIVE and r.iteration is not None:
             trajectories[(r.fixer, r.exec_id or r.key)].append(r)
     per_fixer: dict[str, list[list[SampleRecord]]] = defaultdict(list)
     for (fixer, _), rs in trajectories.items():
         rs.sort(key=lambda r: r.iteration or 0)
-        if rs[-1].final and all(r.outcome in ("passed", "failed") for r in rs):
+        if rs[-1].final and all(r.outcome in COUNTED for r in rs):
             per_fixer[fixer].append(rs)
     out = []
     for fixer, trajs in sorted(per_fixer.items()):
@@ -194,18 +198,18 @@ def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> lis
 
 def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[str, Any]:
     n = len(trajs)
-    first_pass = [t for t in trajs if t[0].outcome == "passed"]
-    first_fail = [t for t in trajs if t[0].outcome != "passed"]
+    first_pass = [t for t in trajs if t[0].outcome == Outcome.PASSED]
+    first_fail = [t for t in trajs if t[0].outcome != Outcome.PASSED]
 
     def solved_within(t: list[SampleRecord], k: int) -> bool:
-        return any(r.outcome == "passed" for r in t[:k])
+        return any(r.outcome == Outcome.PASSED for r in t[:k])
 
     fix_rate: dict[str, float | None] = {}
     by_first: dict[str, list[list[SampleRecord]]] = defaultdict(list)
     for t in first_fail:
         by_first[t[0].category].append(t)
     for cat, ts in sorted(by_first.items()):
-        fix_rate[cat] = _round(sum(any(r.outcome == "passed" for r in t) for t in ts) / len(ts))
+        fix_rate[cat] = _round(sum(any(r.outcome == Outcome.PASSED for r in t) for t in ts) / len(ts))
     stops = Counter(t[-1].stop_reason or "budget" for t in trajs)
     transitions: dict[str, Counter[str]] = defaultdict(Counter)
     for t in trajs:
@@ -229,11 +233,11 @@ def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
     """Degeneration rate (passes slower than the reference) and pass rate versus perf gate p."""
     per: dict[str, list[SampleRecord]] = defaultdict(list)
     for r in records:
-        if r.domain == "cuda" and r.outcome in ("passed", "failed"):
+        if r.domain == "cuda" and r.outcome in COUNTED:
             per[r.fixer].append(r)
     out = []
     for fixer, rs in sorted(per.items()):
-        correct = [r for r in rs if r.outcome == "passed" or r.category == "perf_fail"]
+        correct = [r for r in rs if r.outcome == Outcome.PASSED or r.category is Category.PERF_FAIL]
         timed = [r for r in correct if r.speedup is not None]
         sweep = {f"{p:g}": _round(sum(1 for r in timed if (r.speedup or 0) >= p) / len(rs)) for p in PERF_SWEEP}
         out.append({
@@ -325,9 +329,47 @@ def regressions(current: Sequence[SampleRecord], baseline: Sequence[SampleRecord
     return lines
 
 
+class Scoreboard:
+    """The controller's records of this session (DESIGN §10): the summary, the gates, the exit status."""
+
+    def __init__(self, ks: Sequence[int], gates: Sequence[Gate], baseline: str | None = None) -> None:
+        self.ks, self.gates, self.baseline = list(ks), tuple(gates), baseline
+        self.records: dict[str, list[dict[str, Any]]] = {}
+        self.summary: dict[str, Any] | None = None
+        self.gate_failures: list[str] = []
+
+    def add(self, nodeid: str, records: list[dict[str, Any]]) -> None:
+        self.records[nodeid] = records
+
+    def all_records(self) -> list[SampleRecord]:
+        return [SampleRecord.from_json(r) for _, rs in sorted(self.records.items()) for r in rs]
+
+    def errors(self) -> int:
+        """Items whose final record is a harness error."""
+        return sum(1 for rs in self.records.values() if rs and rs[-1].get("outcome") == Outcome.ERROR.value)
+
+    def finish(self, run_dir: RunDir, info: dict[str, Any], *, collected: bool, errors: int) -> int | None:
+        """Write summary.json and run.json; return the exit status the gates decide, if any."""
+        records = self.all_records()
+        self.summary = summarize(records, self.ks)
+        self.summary["run"] = str(run_dir.path)
+        if records or collected:  # a pytest run without hwrepair items leaves no run directory behind
+            run_dir.create()
+            run_dir.write_json("summary.json", self.summary)
+            run_dir.write_run_json(info)
+        if not self.gates and not self.baseline:
+            return None
+        self.gate_failures = check_gates(self.gates, records)
+        if self.baseline:
+            self.gate_failures += regressions(records, RunDir(Path(self.baseline)).records())
+        if errors:
+            return EXIT_HARNESS_ERRORS
+        return EXIT_GATE_FAILED if self.gate_failures else 0
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "check_gates", "parse_gate", "pass_at_k",
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "parse_gate", "pass_at_k",
            "regressions", "summarize"]

@@ -78,6 +78,14 @@ def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int) -> UntrustedText:
         os.close(fd)
 
 
+def read_optional(root: Path, name: str, cap: int = READ_CAP) -> str | None:
+    """The text of `root/name`, or None when it is missing or not a plain regular file."""
+    try:
+        return read_untrusted(root, name, cap).text
+    except (OSError, UntrustedFileError):
+        return None
+
+
 def cap_text(text: str, cap: int) -> str:
     """At most `cap` characters of an untrusted text, with the marker when cut."""
     if len(text) <= cap:
@@ -85,4 +93,5 @@ def cap_text(text: str, cap: int) -> str:
     return text[:cap] + truncation_marker(len(text) - cap)
 
 
-__all__ = ["READ_CAP", "UntrustedFileError", "UntrustedText", "cap_text", "read_untrusted", "truncation_marker"]
+__all__ = ["READ_CAP", "UntrustedFileError", "UntrustedText", "cap_text", "read_optional", "read_untrusted",
+           "truncation_marker"]

@@ -9,14 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .cases import Bug, Case, find_case_files, load_case
+from .cases import Bug, Case, find_case_files
+from .domains import domain_of
 from .fixers.base import Fixer, RepairTask
 from .fixers.control import NoopFixer, ReferenceFixer
-from .oracles import OracleContext
+from .loading import load_case
+from .oracles import OracleContext, OracleOptions
 from .results import RunDir
-from .run import Harness, SampleResult, SampleSpec, execute
+from .run import Harness, SampleResult, execute
+from .sample import ProtocolConfig, Sample
 from .sandbox.base import Limits, Sandbox
-from .verdict import CaseError, Outcome
+from .verdict import CaseError, Outcome, RepairProtocol
 
 
 @dataclass(frozen=True)
@@ -59,23 +62,12 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
 
 
 def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -> str:
-    if case.domain == "hls" and bug.bug_type == "INF" and category != "timeout":
-        return f"INF bug does not fail by timeout (fails with {category})"
-    if case.domain == "rtl" and bug.class_ == "syntactic" and category != "lint_fail":
-        return f"syntactic bug does not fail lint (fails with {category})"
-    if case.domain == "rtl" and bug.class_ == "behavioural":
-        if category in ("lint_fail", "compile_fail"):
-            return f"behavioural bug does not lint clean (fails with {category})"
-        strong = noop.records[-1].metrics.get("strong") if noop.records else None
-        if isinstance(strong, dict) and (strong.get("metrics") or {}).get("equiv") == "PROVED":
-            return "behavioural bug is proved equivalent to the golden design by Tier F"
-    if case.domain == "cuda" and bug.bucket == "compile_error" and category != "compile_fail":
-        return f"compile_error start does not fail to build (fails with {category})"
-    return ""
+    strong = noop.records[-1].metrics.get("strong") if noop.records else None
+    return domain_of(case.domain).validation_problem(bug, category, strong if isinstance(strong, dict) else None)
 
 
 def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
-             options: dict[str, Any] | None = None, strict: bool = False) -> list[BugCheck]:
+             options: OracleOptions | dict[str, Any] | None = None, strict: bool = False) -> list[BugCheck]:
     """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file."""
     checks: list[BugCheck] = []
     cases: list[Case] = []
@@ -87,19 +79,19 @@ def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
     with tempfile.TemporaryDirectory(prefix="hwrepair-validate-") as tmp:
         run = RunDir(Path(tmp) / "run")
         run.create()
-        harness = Harness(run, sandbox, OracleContext(cache_dir, Limits(), dict(options or {})))
+        harness = Harness(run, OracleContext(cache_dir, Limits(), OracleOptions.of(options)))
         by_key = {(c.domain, c.suite, c.id): c for c in cases}
 
         def golden(task: RepairTask) -> dict[str, str]:
-            case = by_key[(task.domain, task.suite, task.case)]
-            return {n: case.files[n] for n in case.model.sources}
+            return by_key[(task.domain, task.suite, task.case)].golden_files()
 
         fixers: tuple[Fixer, Fixer] = (ReferenceFixer(golden), NoopFixer())
         work = [(case, bug) for case in cases for bug in case.bugs]
 
         def one(item: tuple[Case, Bug]) -> BugCheck:
             case, bug = item
-            ref, noop = (execute(SampleSpec(case, bug, f.name, 0, "repeated"), f, harness) for f in fixers)
+            ref, noop = (execute(Sample.make(case, bug, f.name, f, 0, RepairProtocol.REPEATED, ProtocolConfig()), f,
+                                 harness, sandbox) for f in fixers)
             return judge(case, bug, ref, noop)
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -16,6 +16,13 @@ class Outcome(enum.StrEnum):
     SKIPPED = "skipped"
 
 
+class RepairProtocol(enum.StrEnum):
+    """How samples of one bug are drawn (DESIGN §6)."""
+
+    REPEATED = "repeated"
+    ITERATIVE = "iterative"
+
+
 class Category(enum.StrEnum):
     """Why a candidate passed or failed (contract: DESIGN §8)."""
 
@@ -62,6 +69,11 @@ class Verdict:
     @classmethod
     def skip(cls, summary: str, **kw: Any) -> Verdict:
         return cls(Outcome.SKIPPED, Category.SKIPPED, summary, **kw)
+
+    def with_durations(self, durations: dict[str, float]) -> Verdict:
+        """The verdict with step durations added; the verdict's own durations win on a clash."""
+        return Verdict(self.outcome, self.category, self.summary, self.log_tail, dict(self.metrics),
+                       {**durations, **self.durations})
 
     def with_metrics(self, **metrics: Any) -> Verdict:
         return Verdict(self.outcome, self.category, self.summary, self.log_tail,

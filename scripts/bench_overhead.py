@@ -17,7 +17,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case, find_case_files, load_case
+from pytest_hwrepair.cases import Case, find_case_files
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
 
 

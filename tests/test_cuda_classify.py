@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import CUDA_BUCKETS
+from pytest_hwrepair.domains import CUDA_BUCKETS
 from pytest_hwrepair.oracles.cuda_classify import (
     BUCKET_CATEGORIES,
     BUCKET_HARNESS_CATEGORY,

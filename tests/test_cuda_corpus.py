@@ -9,7 +9,8 @@ from types import ModuleType
 
 import pytest
 
-from pytest_hwrepair.cases import Case, find_case_files, load_case
+from pytest_hwrepair.cases import Case, find_case_files
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.cuda_checks import anti_cheat_violation
 from pytest_hwrepair.oracles.cuda_classify import BUCKET_CATEGORIES, Stage, StepLog, classify
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles import cuda as cuda_oracle
 from pytest_hwrepair.oracles.cuda_checks import (

@@ -13,6 +13,7 @@ from pytest_hwrepair.fixers.api import ApiError
 from pytest_hwrepair.fixers.base import FixerError, FixerUnavailable, RepairTask
 from pytest_hwrepair.fixers.llm import ModelFixer, make_model_fixer
 from pytest_hwrepair.settings import Settings
+from tests.fakes import fixer_context
 
 try:
     from fake_llm_server import FakeLLM
@@ -44,8 +45,8 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
 def make(kind: str, fake: FakeLLM, tmp_path: Path, **options: Any) -> ModelFixer:
     url = fake.url + ("/v1" if kind == "openai" else "")
     cli = {"base_url": url, "batch": True, "batch_poll": 0.01, "batch_wait": 5.0, "retry_delay": 0.01, **options}
-    return make_model_fixer(kind, None, Settings.from_sources(cli, {}), tmp_path / "run", tmp_path / "cache",
-                            lambda label: list(TASKS))
+    ctx = fixer_context(Settings.from_sources(cli, {}), tmp_path / "run", tmp_path / "cache", lambda label: list(TASKS))
+    return make_model_fixer(kind, None, ctx)
 
 
 @pytest.mark.parametrize("kind", ["claude", "openai"])
@@ -89,8 +90,9 @@ def test_a_rerun_into_another_run_directory_finds_the_batch_through_the_cache(fa
         make("claude", fake, tmp_path, batch_wait=0.1).repair(TASKS[0])
     fake.batch_hold = False
     monkeypatch.setenv("PYTEST_XDIST_TESTRUNUID", "second")
-    elsewhere = make_model_fixer("claude", None, make("claude", fake, tmp_path).settings, tmp_path / "run2",
-                                 tmp_path / "cache", lambda label: list(TASKS))
+    elsewhere = make_model_fixer("claude", None, fixer_context(make("claude", fake, tmp_path).settings,
+                                                                tmp_path / "run2", tmp_path / "cache",
+                                                                lambda label: list(TASKS)))
     assert elsewhere.repair(TASKS[2]).parsed and len(fake.batches) == 1
 
 
@@ -98,8 +100,9 @@ def test_cached_answers_are_not_submitted_again(fake: FakeLLM, tmp_path: Path, m
                                                 ) -> None:
     make("claude", fake, tmp_path).repair(TASKS[0])
     monkeypatch.setenv("PYTEST_XDIST_TESTRUNUID", "second")
-    later = make_model_fixer("claude", None, make("claude", fake, tmp_path).settings, tmp_path / "run2",
-                             tmp_path / "cache", lambda label: list(TASKS))
+    later = make_model_fixer("claude", None, fixer_context(make("claude", fake, tmp_path).settings,
+                                                            tmp_path / "run2", tmp_path / "cache",
+                                                            lambda label: list(TASKS)))
     assert all(later.repair(t).cached for t in TASKS) and len(fake.batches) == 1
 
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.fixers import FixerContext, make_fixers
+from pytest_hwrepair.fixers import make_fixers
 from pytest_hwrepair.fixers.base import FixerError, FixerUnavailable, RepairTask
 from pytest_hwrepair.fixers.http import RetryWarning
 from pytest_hwrepair.fixers.llm import ModelFixer, make_model_fixer
 from pytest_hwrepair.settings import Settings
+from tests.fakes import fixer_context
 
 try:
     from fake_llm_server import FakeLLM
@@ -49,7 +50,8 @@ def make(kind: str, fake: FakeLLM, tmp_path: Path, **options: Any) -> ModelFixer
     url = fake.url + ("/v1" if kind == "openai" else "")
     cli = {"base_url": url, "retry_delay": 0.01, "retry_max_wait": 1.0, **options}
     settings = Settings.from_sources(cli, {})
-    return make_model_fixer(kind, options.get("model"), settings, tmp_path / "run", tmp_path / "cache")
+    return make_model_fixer(kind, options.get("model"), fixer_context(settings, tmp_path / "run",
+                                                                      tmp_path / "cache"))
 
 
 def task(sample: int = 0, seed: int = 0) -> RepairTask:
@@ -207,7 +209,7 @@ def test_cost_limit_stops_new_requests_but_serves_the_cache(fake: FakeLLM, tmp_p
 def test_a_missing_key_is_an_error_before_any_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     with pytest.raises(FixerError, match="no API key: set ANTHROPIC_API_KEY"):
-        make_model_fixer("claude", None, Settings(), tmp_path, tmp_path)
+        make_model_fixer("claude", None, fixer_context(Settings(), tmp_path, tmp_path))
 
 
 def test_a_named_key_variable_is_used(monkeypatch: pytest.MonkeyPatch, fake: FakeLLM, tmp_path: Path) -> None:
@@ -221,14 +223,15 @@ def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.Monke
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url + "/v1")
     with pytest.warns(UserWarning, match="no price known for this model; its cost is reported as \\$0"):
-        fixer = make_model_fixer("openai", "qwen2.5-coder", Settings(), tmp_path / "run", tmp_path / "cache")
+        ctx = fixer_context(Settings(), tmp_path / "run", tmp_path / "cache")
+        fixer = make_model_fixer("openai", "qwen2.5-coder", ctx)
     assert fixer.repair(task()).cost_usd == 0.0
     assert "authorization" not in fake.model_requests()[0]["headers"]
 
 
 def test_registry_names_the_fixer_by_model_and_binds_its_label(fake: FakeLLM, tmp_path: Path) -> None:
     settings = Settings.from_sources({"base_url": fake.url}, {})
-    ctx = FixerContext(settings, tmp_path, tmp_path, golden=lambda t: {})
+    ctx = fixer_context(settings, tmp_path, tmp_path)
     fixers = make_fixers(["claude", "big=claude:claude-opus-4-1", "openai:gpt-4.1-mini"], ctx)
     assert {k: v.name for k, v in fixers.items()} == {"claude": "claude:claude-sonnet-4-5",
                                                       "big": "claude:claude-opus-4-1",

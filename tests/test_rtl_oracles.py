@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES
 from pytest_hwrepair.oracles.base import OracleContext
 from pytest_hwrepair.oracles.rtl import equiv_status, strong_result

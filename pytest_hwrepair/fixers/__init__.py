@@ -4,37 +4,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from importlib.metadata import entry_points
-from pathlib import Path
 from typing import Any
 
-from ..settings import Settings
-from .base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask, Usage
+from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, FixerUnavailable, RepairTask, Usage
 from .command import CommandFixer
-from .control import GoldenLookup, NoopFixer, ReferenceFixer, ReplayFixer
+from .control import NoopFixer, ReferenceFixer, ReplayFixer
 from .llm import make_model_fixer
-
-
-@dataclass(frozen=True)
-class FixerContext:
-    """What a fixer factory may use: the settings, the run directory, and (for `reference`) the golden files."""
-
-    settings: Settings
-    run_dir: Path
-    cache_dir: Path
-    golden: GoldenLookup
-    populate: Callable[[Path, RepairTask], None] | None = None
-    # Every first-attempt task this process will ask the fixer for (after collection): batch mode
-    # submits them at once. Takes the fixer's label.
-    pending_tasks: Callable[[str], list[RepairTask]] | None = None
-
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 
 
 def _reference(arg: str | None, ctx: FixerContext) -> Fixer:
-    return ReferenceFixer(ctx.golden)
+    return ReferenceFixer(ctx.corpus.golden)
 
 
 def _noop(arg: str | None, ctx: FixerContext) -> Fixer:
@@ -50,15 +33,15 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.populate)
+    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate)
 
 
 def _claude(arg: str | None, ctx: FixerContext) -> Fixer:
-    return make_model_fixer("claude", arg, ctx.settings, ctx.run_dir, ctx.cache_dir, ctx.pending_tasks)
+    return make_model_fixer("claude", arg, ctx)
 
 
 def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
-    return make_model_fixer("openai", arg, ctx.settings, ctx.run_dir, ctx.cache_dir, ctx.pending_tasks)
+    return make_model_fixer("openai", arg, ctx)
 
 
 BUILTIN: dict[str, FixerFactory] = {
@@ -103,17 +86,14 @@ def make_fixers(specs: list[str], ctx: FixerContext) -> dict[str, Fixer]:
         unique, n = label, 2
         while unique in fixers:
             unique, n = f"{label}{n}", n + 1
-        fixer = known[kind](arg, ctx)
-        bind = getattr(fixer, "bind_label", None)
-        if callable(bind):  # a fixer that needs its node-id label (batch mode asks for that label's tasks)
-            bind(unique)
-        fixers[unique] = fixer
+        fixers[unique] = known[kind](arg, replace(ctx, label=unique))
     return fixers
 
 
 def fixer_config(fixer: Fixer) -> dict[str, Any]:
-    return dict(getattr(fixer, "config", None) or {"name": fixer.name})
+    """The fixer's part of a sample key."""
+    return dict(fixer.config) or {"name": fixer.name}
 
 
-__all__ = ["Attempt", "Candidate", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "RepairTask",
+__all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "RepairTask",
            "Usage", "fixer_config", "make_fixers", "registry", "split_spec"]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
+
+from ..settings import Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +91,48 @@ class Candidate:
 
 
 class Fixer(Protocol):
-    """Repairs one task; `name` identifies the fixer and its configuration."""
+    """Repairs one task. The harness reads exactly these members (DESIGN §5)."""
 
-    name: str
+    name: str  # e.g. "claude:claude-opus-4-6"; the `fixer` field of every record
+
+    @property
+    def deterministic(self) -> bool:
+        """True: one sample per bug is enough (reference, noop)."""
+        ...
+
+    @property
+    def config(self) -> Mapping[str, Any]:
+        """What identifies the fixer's configuration: part of every sample key."""
+        ...
 
     def repair(self, task: RepairTask) -> Candidate: ...
+
+
+class Corpus(Protocol):
+    """What a fixer may ask of the collected corpus besides its task (built at collection)."""
+
+    def golden(self, task: RepairTask) -> dict[str, str]:
+        """The known-good visible files: for the `reference` control fixer only."""
+        ...
+
+    def populate(self, workspace: Path, task: RepairTask) -> None:
+        """Write what a candidate's workspace holds besides the visible files (data, oracle assets)."""
+        ...
+
+    def pending(self, label: str) -> list[RepairTask]:
+        """First-attempt tasks of the fixer labelled `label` that have no finished record (batch mode)."""
+        ...
+
+
+@dataclass(frozen=True)
+class FixerContext:
+    """What a fixer factory may use: the settings, the run directory, its label and the collected corpus."""
+
+    settings: Settings
+    run_dir: Path
+    cache_dir: Path
+    corpus: Corpus
+    label: str = ""  # the fixer's label in node ids (`--fixer LABEL=SPEC`, default the kind)
 
 
 class FixerError(Exception):

@@ -11,16 +11,49 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .api import ApiError, BatchResult
+from ..sandbox.slots import Slots
+from ..settings import Settings
+from .api import Api, ApiError, BatchResult, Reply
 from .base import FixerError, FixerUnavailable, RepairTask
+from .budget import CostLedger
+from .cache import ResponseCache
+from .http import Caller
 
-if TYPE_CHECKING:
-    from .llm import ModelFixer
+
+class Paths(Protocol):
+    @property
+    def run_dir(self) -> Path: ...
+
+    @property
+    def cache_dir(self) -> Path: ...
+
+
+class BatchHost(Protocol):
+    """What batch mode needs of the model fixer it serves."""
+
+    api: Api
+    cache: ResponseCache
+    ledger: CostLedger
+    slots: Slots
+    settings: Settings
+    label: str
+    model: str
+    name: str
+    pending: Callable[[str], list[RepairTask]] | None
+
+    @property
+    def paths(self) -> Paths: ...
+
+    def caller(self) -> Caller: ...
+
+    def cost(self, reply: Reply, *, batch: bool = False) -> float: ...
+
+    def request(self, task: RepairTask) -> tuple[str, dict[str, Any], str]: ...
 
 
 def custom_id(key: str) -> str:
@@ -36,7 +69,7 @@ def invocation() -> str:
 class BatchRunner:
     """The batch side of one model fixer in one process."""
 
-    def __init__(self, fixer: ModelFixer) -> None:
+    def __init__(self, fixer: BatchHost) -> None:
         self.fixer = fixer
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in fixer.label)
         self.folder = fixer.paths.run_dir / "batches"

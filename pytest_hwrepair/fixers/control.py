@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..results import RunDir, SampleRecord
+from ..untrusted import read_optional
 from .base import Candidate, FixerError, FixerUnavailable, RepairTask
 
-GoldenLookup = Callable[[RepairTask], dict[str, str]]
+GoldenLookup = Callable[[RepairTask], dict[str, str]]  # the known-good visible files of a task's case
 
 
 class ReferenceFixer:
@@ -46,7 +47,7 @@ class ReplayFixer:
         source, _, label = run_dir.partition("@")
         self.root = Path(source)
         records = _read_records(self.root)
-        fixers = sorted({r["fixer"] for r in records})
+        fixers = sorted({r.fixer for r in records})
         if label:
             fixers = [f for f in fixers if f == label or f.split(":")[0] == label]
         if len(fixers) != 1:
@@ -55,32 +56,26 @@ class ReplayFixer:
         self.source_fixer = fixers[0]
         self.name = f"replay:{self.source_fixer}"
         self.config = {"fixer": "replay", "run": str(self.root.resolve()), "source": self.source_fixer}
-        self.index: dict[tuple[str, str, int, int], dict[str, Any]] = {}
+        self.index: dict[tuple[str, str, int, int], SampleRecord] = {}
         for r in records:
-            if r["fixer"] == self.source_fixer and r.get("artifact"):
-                self.index[(r["case"], r["bug"], r["sample"], r.get("iteration") or 0)] = r
+            if r.fixer == self.source_fixer and r.artifact:
+                self.index[(r.case, r.bug, r.sample, r.iteration or 0)] = r
 
     def repair(self, task: RepairTask) -> Candidate:
         record = self.index.get((f"{task.domain}/{task.suite}/{task.case}", task.bug, task.sample, task.attempt))
         if record is None:
             raise FixerUnavailable(f"no saved candidate for {task.case}::{task.bug} sample {task.sample} "
                                    f"attempt {task.attempt} in {self.root}")
-        art = self.root / "artifacts" / record["artifact"]
-        cand = art / "candidate" / task.target
-        raw = (art / "response.txt").read_text(encoding="utf-8") if (art / "response.txt").exists() else ""
-        if not cand.exists():
+        art = self.root / "artifacts" / str(record.artifact)
+        raw = read_optional(art, "response.txt") or ""
+        text = read_optional(art, f"candidate/{task.target}")
+        if text is None:
             return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate file")
-        return Candidate(files={task.target: cand.read_text(encoding="utf-8")}, raw=raw)
+        return Candidate(files={task.target: text}, raw=raw)
 
 
-def _read_records(root: Path) -> list[dict[str, Any]]:
-    path = root / "samples.jsonl"
-    if not path.exists():
+def _read_records(root: Path) -> list[SampleRecord]:
+    run = RunDir(root)
+    if not run.samples.exists():
         raise FixerError(f"replay:{root}: no samples.jsonl there (is it a run directory?)")
-    records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a torn last line from a killed run
-    return records
+    return run.records()

@@ -18,7 +18,8 @@ from ..settings import Settings
 from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
 from .anthropic import AnthropicApi
 from .api import Api, ApiError, Reply, Sampling
-from .base import Candidate, FixerError, RepairTask
+from .base import Candidate, FixerContext, FixerError, RepairTask
+from .batch import BatchRunner
 from .budget import CostLedger
 from .cache import ResponseCache, request_key
 from .extract import extract
@@ -60,11 +61,12 @@ class ModelFixer:
     deterministic = False
 
     def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
-                 prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None) -> None:
+                 prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
+                 label: str = "") -> None:
         self.api, self.model, self.settings, self.templates = api, model, settings, templates
         self.kind = "claude" if api.provider == "anthropic" else "openai"
         self.name = f"{self.kind}:{model}"
-        self.label = self.kind
+        self.label = label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
         self.price: Price | None = prices.lookup(model)
         self.extra: dict[str, Any] = json.loads(settings.request_extra) if settings.request_extra else {}
         self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
@@ -78,11 +80,7 @@ class ModelFixer:
         self.paths = paths
         self.pending = pending
         self._client: httpx.Client | None = None
-        self._batch: Any = None
-
-    def bind_label(self, label: str) -> None:
-        """The label this fixer has in node ids (batch mode asks for that label's pending tasks)."""
-        self.label = label
+        self._batch: BatchRunner | None = None
 
     # ------------------------------------------------------------ requests
 
@@ -152,10 +150,8 @@ class ModelFixer:
                          parsed=found.ok, parse_error=found.error, cached=cached, retries=retries or {},
                          logs={"reply.json": json.dumps(info, indent=2, sort_keys=True)})
 
-    def batch(self) -> Any:
+    def batch(self) -> BatchRunner:
         if self._batch is None:
-            from .batch import BatchRunner
-
             self._batch = BatchRunner(self)
         return self._batch
 
@@ -163,9 +159,9 @@ class ModelFixer:
 # ---------------------------------------------------------------- factories
 
 
-def make_model_fixer(kind: str, arg: str | None, settings: Settings, run_dir: Path, cache_dir: Path,
-                     pending: Callable[[str], list[RepairTask]] | None = None) -> ModelFixer:
+def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixer:
     """Build a model fixer, or raise FixerError (a usage error) for a missing key or a bad option."""
+    settings = ctx.settings
     provider = PROVIDERS[kind]
     model = arg or (settings.claude_model if kind == "claude" else settings.openai_model)
     base_url = settings.base_url or os.environ.get(provider.url_env) or provider.default_url
@@ -183,8 +179,9 @@ def make_model_fixer(kind: str, arg: str | None, settings: Settings, run_dir: Pa
     if prices.lookup(model) is None:
         warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
                       "(give one with --hwrepair-prices FILE)", stacklevel=2)
-    return ModelFixer(provider.make(base_url, api_key), model, settings, Paths(run_dir, cache_dir),
-                      templates=Templates.load(settings.prompt), prices=prices, pending=pending)
+    return ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
+                      templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
+                      label=ctx.label or kind)
 
 
 def check_options(settings: Settings) -> None:

@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from ..cases import Case
+from ..cases import Case, OracleSpec, StrongSpec
 from ..sandbox.base import Execution, Limits, Sandbox
-from ..verdict import Category, Verdict
+from ..verdict import Category, Outcome, Verdict
+
+S = TypeVar("S", bound=OracleSpec)
 
 
 class Oracle(Protocol):
@@ -24,16 +26,73 @@ class Oracle(Protocol):
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict: ...
 
 
+@dataclass(frozen=True, slots=True)
+class OracleOptions:
+    """The run's choices every oracle kind may read (from the command line; part of verdict reuse keys)."""
+
+    simulator: str = "iverilog"
+    perf_gate: float | None = None
+    seed: int = 0
+    gpu: bool | None = None  # None: use a CUDA device when one is present
+    timing_runs: int | None = None
+    equiv_depth: int | None = None
+
+    @classmethod
+    def of(cls, value: OracleOptions | dict[str, Any] | None) -> OracleOptions:
+        """Options from a mapping of field names (unknown names are an error: they would be ignored)."""
+        if value is None or isinstance(value, OracleOptions):
+            return value or cls()
+        unknown = sorted(set(value) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise ValueError(f"oracle options: unknown {', '.join(unknown)}")
+        return cls(**value)
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
 @dataclass(frozen=True)
 class OracleContext:
     """What oracles need from the run: where to cache, which limits, which tool choices."""
 
     cache_dir: Path
     limits: Limits = Limits()
-    options: dict[str, Any] = field(default_factory=dict)
+    options: OracleOptions = field(default_factory=OracleOptions)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", OracleOptions.of(self.options))
 
 
 OracleFactory = Callable[[Case, OracleContext], Oracle]
+
+
+def passed_or_none(verdict: Verdict) -> bool | None:
+    """A strong oracle's verdict as the record's `strong` field: None when it could not decide."""
+    return verdict.passed if verdict.outcome in (Outcome.PASSED, Outcome.FAILED) else None
+
+
+@dataclass(frozen=True)
+class OracleKind:
+    """One oracle kind: its spec model and what the runner needs to know about it (DESIGN §8)."""
+
+    name: str
+    domains: tuple[str, ...]
+    factory: OracleFactory
+    spec: type[OracleSpec] = OracleSpec
+    suite: bool = True  # may stand as a case's [oracle]
+    strong: bool = False  # may stand as a case's [strong_oracle]
+    strong_spec: type[StrongSpec] = StrongSpec
+    # May a verdict be reused for an identical workspace within a run? Not when it measures time.
+    reusable: bool = True
+    needs_gpu: bool = False  # its runtime stage needs a CUDA device (items get the `gpu` marker)
+    decide: Callable[[Verdict], bool | None] = passed_or_none
+
+
+def typed_spec(spec: OracleSpec, model: type[S]) -> S:
+    """The case's oracle spec as the kind's own model (the loader validated it with that model)."""
+    if not isinstance(spec, model):
+        raise TypeError(f"oracle.kind {spec.kind!r}: spec is a {type(spec).__name__}, not a {model.__name__}")
+    return spec
 
 
 def oracle_assets_dirs(case: Case) -> list[Path]:

@@ -13,10 +13,21 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from ..cases import Case
+from pydantic import Field, field_validator
+
+from ..cases import Case, OracleSpec, SpecModel, compile_regex
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..verdict import Category, Verdict
-from .base import OracleContext, cached_text, content_hash, locked, populate, scratch_workspace
+from .base import (
+    OracleContext,
+    OracleKind,
+    cached_text,
+    content_hash,
+    locked,
+    populate,
+    scratch_workspace,
+    typed_spec,
+)
 from .cuda_checks import (
     DEFAULT_PERF_GATE,
     DEFAULT_TIMING_RUNS,
@@ -34,6 +45,37 @@ from .cuda_checks import (
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
 
 
+class AntiCheat(SpecModel):
+    blocked: list[str] = []
+    required: list[str] = []
+
+    @field_validator("blocked", "required")
+    @classmethod
+    def _regexes(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            compile_regex(pattern, "anti_cheat")
+        return patterns
+
+
+class CudaSpec(OracleSpec):
+    """`cuda`: nvcc build and test commands, the device it needs, timing, anti-cheat, perf gate."""
+
+    build: str
+    run: str
+    min_sm: int | None = Field(None, ge=10, le=1000)
+    requires: list[str] = []
+    timing: str | None = None
+    anti_cheat: AntiCheat = AntiCheat()
+    perf_gate: float | None = Field(None, ge=0, le=1000, allow_inf_nan=False)
+
+    @field_validator("timing")
+    @classmethod
+    def _timing(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
+            compile_regex(pattern, "timing")
+        return pattern
+
+
 def step_log(stage: Stage, ex: Execution) -> StepLog:
     """A sandbox execution as the classifier reads it."""
     text = "\n".join(part for part in (ex.stdout, ex.stderr) if part)
@@ -45,8 +87,8 @@ class CudaOracle:
     """Judges a CUDA candidate: passes when it builds, the test passes and it is fast enough."""
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
-        self.case, self.ctx, self.spec = case, ctx, case.oracle
-        self.runs = int(ctx.options.get("timing_runs") or DEFAULT_TIMING_RUNS)
+        self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, CudaSpec)
+        self.runs = int(ctx.options.timing_runs or DEFAULT_TIMING_RUNS)
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         rejected = self.screen(workspace)
@@ -56,15 +98,15 @@ class CudaOracle:
         durations = {"build": build.duration}
         failed = self.build_failure(build)
         if failed is not None:
-            return _timed(failed, durations)
-        if not device_present(self.ctx.options.get("gpu")):
+            return failed.with_durations(durations)
+        if not device_present(self.ctx.options.gpu):
             return Verdict.skip(NO_DEVICE, metrics={"cuda_stage": "build", "build": "passed"}, durations=durations)
         gpu = probe_gpu()
         if self.spec.min_sm and gpu.sm and gpu.sm < self.spec.min_sm:
             return Verdict.skip(f"{gpu.name} is sm_{gpu.sm}; this task needs sm_{self.spec.min_sm} or newer",
                                 durations=durations)
         with locked(self.ctx.cache_dir / "cuda" / f"gpu-{gpu.lock_name}.lock"):
-            return _timed(self.runtime(workspace, sandbox, gpu), durations)
+            return self.runtime(workspace, sandbox, gpu).with_durations(durations)
 
     def screen(self, workspace: Path) -> Verdict | None:
         """Anti-cheat over the candidate target and the task's requirements, before any build."""
@@ -121,19 +163,19 @@ class CudaOracle:
         seconds = {"run": sum(ex.duration for ex in executions)}
         if not result.passed:
             extra = {"failed_run": result.failed_run} if result.failed_run else {}
-            return _timed(self.rejection(result.classification, executions[-1].tail(), extra), seconds)
+            return self.rejection(result.classification, executions[-1].tail(), extra).with_durations(seconds)
         if result.timing is None:
-            return _timed(Verdict.ok("test passed (the task declares no timing)", metrics={
-                "cuda_category": CudaCategory.PASSED.value, "speedup": None}), seconds)
+            return (Verdict.ok("test passed (the task declares no timing)", metrics={
+                "cuda_category": CudaCategory.PASSED.value, "speedup": None})).with_durations(seconds)
         try:
             reference = self.reference_timing(sandbox, gpu)
         except RuntimeError as exc:
             return Verdict.error(str(exc), durations=seconds)
-        return _timed(self.perf_gate(result, reference), seconds)
+        return self.perf_gate(result, reference).with_durations(seconds)
 
     def perf_gate(self, result: Measurement, reference: TimingStats) -> Verdict:
         assert result.timing is not None
-        gate = self.ctx.options.get("perf_gate")
+        gate = self.ctx.options.perf_gate
         gate = float(gate if gate is not None else self.spec.perf_gate if self.spec.perf_gate is not None
                      else DEFAULT_PERF_GATE)
         metrics = {"cuda_category": CudaCategory.PASSED.value, **speedup_metrics(reference, result.timing, gate)}
@@ -155,7 +197,7 @@ class CudaOracle:
     def reference_hash(self) -> str:
         files = self.case.model.sources + self.case.oracle.assets
         parts = [f"{name}\0{self.case.files.get(name, '')}" for name in files]
-        return content_hash(self.spec.build or "", self.spec.run or "", self.spec.timing or "", *parts)
+        return content_hash(self.spec.build, self.spec.run, self.spec.timing or "", *parts)
 
     def _time_reference(self, sandbox: Sandbox) -> str:
         with scratch_workspace("hwrepair-cuda-ref-") as ws:
@@ -171,6 +213,6 @@ class CudaOracle:
             return json.dumps(result.timing.to_json())
 
 
-def _timed(verdict: Verdict, durations: dict[str, float]) -> Verdict:
-    return Verdict(verdict.outcome, verdict.category, verdict.summary, verdict.log_tail,
-                   dict(verdict.metrics), {**durations, **verdict.durations})
+
+# Timings do not repeat: an identical workspace is judged afresh.
+CUDA = OracleKind("cuda", ("cuda",), CudaOracle, CudaSpec, reusable=False, needs_gpu=True)

@@ -6,34 +6,78 @@ import math
 import re
 from pathlib import Path
 
-from ..cases import Case
+from pydantic import Field, field_validator
+
+from ..cases import MAX_TOLERANCE, Case, OracleSpec, compile_regex, path_problem
 from ..sandbox.base import Execution, Sandbox
 from ..verdict import Category, Verdict
-from .base import OracleContext, cached_text, content_hash, populate, scratch_workspace, step_failure
+from .base import (
+    OracleContext,
+    OracleKind,
+    cached_text,
+    content_hash,
+    populate,
+    scratch_workspace,
+    step_failure,
+    typed_spec,
+)
+
+
+class BuildRunSpec(OracleSpec):
+    """`exit-code` and `output-diff`: a build command, a run command, and how the run is judged."""
+
+    build: str
+    run: str
+    stdout: str | None = None
+    compare: str = "stdout"
+    tolerance: float = Field(0.0, ge=0, le=MAX_TOLERANCE, allow_inf_nan=False)
+    rel_tolerance: float = Field(0.0, ge=0, le=MAX_TOLERANCE, allow_inf_nan=False)
+    expected: str | None = None
+
+    @field_validator("stdout")
+    @classmethod
+    def _regex(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
+            compile_regex(pattern, "stdout")
+        return pattern
+
+    @field_validator("compare")
+    @classmethod
+    def _compare(cls, compare: str) -> str:
+        if compare in ("stdout", "stderr"):
+            return compare
+        if not compare.startswith("file:"):
+            raise ValueError("compare: must be stdout, stderr or file:NAME")
+        problem = path_problem(compare.removeprefix("file:"))
+        if problem:
+            raise ValueError(f"compare: {compare!r}: the file {problem.replace('case directory', 'workspace')}")
+        return compare
+
+    def case_files(self, where: str) -> list[tuple[str, str]]:
+        return [(self.expected, f"{where}.expected")] if self.expected else []
 
 
 class BuildRunOracle:
     """Build, then run; subclasses judge the run's output."""
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
-        self.case, self.ctx, self.spec = case, ctx, case.oracle
+        self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, BuildRunSpec)
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
         steps = (("build", self.spec.build), ("run", self.spec.run))
         ran: Execution | None = None
         for stage, argv in steps:
-            assert argv is not None
             ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=self.ctx.limits)
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
             if failure is not None:
                 if stage == "run" and ex.signal is None and not ex.timed_out:
                     failure = self.nonzero_exit(ex, failure)
-                return _with_durations(failure, durations)
+                return failure.with_durations(durations)
             ran = ex
         assert ran is not None
-        return _with_durations(self.judge(workspace, ran, sandbox), durations)
+        return self.judge(workspace, ran, sandbox).with_durations(durations)
 
     def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
         return failure
@@ -96,7 +140,6 @@ class OutputDiffOracle(BuildRunOracle):
         with scratch_workspace() as ws:
             populate(ws, self.case, {n: self.case.files[n] for n in self.case.model.sources})
             for argv in (self.spec.build, self.spec.run):
-                assert argv is not None
                 ex = sandbox.run(ws, argv, timeout=self.spec.timeout, limits=self.ctx.limits)
                 if not ex.ok:
                     raise RuntimeError(f"{self.case.path}: the reference sources fail `{argv}`: {ex.tail(5)}")
@@ -144,6 +187,6 @@ def _line_of(text: str, token_index: int) -> int:
     return number if text else 0
 
 
-def _with_durations(verdict: Verdict, durations: dict[str, float]) -> Verdict:
-    return Verdict(verdict.outcome, verdict.category, verdict.summary, verdict.log_tail,
-                   dict(verdict.metrics), {**verdict.durations, **durations})
+
+EXIT_CODE = OracleKind("exit-code", ("hls",), ExitCodeOracle, BuildRunSpec)
+OUTPUT_DIFF = OracleKind("output-diff", ("hls",), OutputDiffOracle, BuildRunSpec)

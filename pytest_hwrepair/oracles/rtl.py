@@ -17,7 +17,7 @@ from typing import Any
 from ..cases import Case
 from ..sandbox.base import Sandbox
 from ..verdict import Category, Verdict
-from .base import OracleContext, scratch_workspace
+from .base import OracleContext, OracleKind, scratch_workspace, typed_spec
 from .rtl_bench import (
     GOLDEN_PREFIX,
     Bench,
@@ -50,6 +50,7 @@ from .rtl_sim import (
     testbench,
     verilog_literal,
 )
+from .rtl_spec import RtlSpec
 
 DEFAULT_EQUIV_DEPTH = 32
 LINT_STEPS = ("verilator", "iverilog", "yosys")
@@ -83,7 +84,7 @@ def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
 
 def contract_of(case: Case) -> str:
     """The case's simulation contract in one line, for reports."""
-    return Contract.from_spec(case.oracle).describe()
+    return Contract.from_spec(typed_spec(case.oracle, RtlSpec)).describe()
 
 
 class RtlOracle:
@@ -92,8 +93,8 @@ class RtlOracle:
     stage = "lint"
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
-        self.case, self.ctx, self.spec = case, ctx, case.oracle
-        self.contract = Contract.from_spec(case.oracle)
+        self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, RtlSpec)
+        self.contract = Contract.from_spec(self.spec)
         self.modules = declared_modules(case)
         self.timeout = self.spec.timeout
 
@@ -102,8 +103,7 @@ class RtlOracle:
         with scratch_workspace("hwrepair-rtl-") as root:
             verdict = self._check(workspace, root, sandbox, durations)
         metrics = {"contract": self.contract.describe(), **verdict.metrics}
-        return Verdict(verdict.outcome, verdict.category, verdict.summary, verdict.log_tail, metrics,
-                       {**verdict.durations, **durations})
+        return verdict.with_metrics(**metrics).with_durations(durations)
 
     def _check(self, workspace: Path, root: Path, sandbox: Sandbox, durations: dict[str, float]) -> Verdict:
         try:
@@ -188,7 +188,7 @@ class RtlSimOracle(RtlOracle):
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         super().__init__(case, ctx)
-        self.simulator = str(ctx.options.get("simulator") or "iverilog")
+        self.simulator = ctx.options.simulator
         if self.simulator not in SIMULATORS:
             raise ValueError(f"simulator: {self.simulator!r} is not one of {', '.join(SIMULATORS)}")
 
@@ -234,7 +234,7 @@ class RtlEquivOracle(RtlOracle):
         self.equiv_timeout = self.timeout
         if strong is not None and strong.kind == "rtl-equiv" and case.oracle.kind != "rtl-equiv":
             self.equiv_timeout = strong.timeout
-        self.depth = int(ctx.options.get("equiv_depth") or DEFAULT_EQUIV_DEPTH)
+        self.depth = ctx.options.equiv_depth or DEFAULT_EQUIV_DEPTH
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         for name, text in bench.texts.items():
@@ -292,3 +292,8 @@ def _first_problem(log: str) -> str:
             return text[:300]
     return "no diagnostic (see the log)"
 
+
+
+RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
+RTL_SIM = OracleKind("rtl-sim", ("rtl",), RtlSimOracle, RtlSpec)
+RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, decide=strong_result)

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..cases import Case
 from ..sandbox.base import Execution, Limits, Sandbox
 from .rtl_preflight import rename_modules
+from .rtl_spec import RtlSpec
 
 GOLDEN_PREFIX = "golden_"
 VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh")
@@ -60,7 +61,7 @@ def verilog_sources(case: Case) -> list[str]:
 
 def declared_modules(case: Case) -> list[str]:
     spec = case.oracle
-    assert spec.top is not None
+    assert isinstance(spec, RtlSpec)
     return list(spec.modules) or [spec.top]
 
 

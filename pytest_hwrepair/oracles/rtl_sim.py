@@ -7,10 +7,10 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cases import OracleSpec
 from ..sandbox.base import Execution, Limits, Sandbox
 from .rtl_bench import GOLDEN_PREFIX, Bench, Step, linear, run_steps
 from .rtl_preflight import Port
+from .rtl_spec import RtlSpec
 
 TB_TOP = "hwrepair_tb"
 VERILATOR_BUILD_TIMEOUT = 300.0
@@ -35,8 +35,7 @@ class Contract:
     seeds: int
 
     @classmethod
-    def from_spec(cls, spec: OracleSpec) -> Contract:
-        assert spec.top is not None
+    def from_spec(cls, spec: RtlSpec) -> Contract:
         reset = spec.reset
         return cls(spec.top, spec.clock, reset.signal if reset else None, reset.active if reset else 0,
                    reset.cycles if reset else 0, spec.compare_from, spec.cycles, spec.seeds)

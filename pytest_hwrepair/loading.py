@@ -1,0 +1,93 @@
+"""Loading a case file: the generic schema, then its domain's rules and its oracle kinds' own specs."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Union
+
+from pydantic import ValidationError, create_model
+
+from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, inject, read_files
+from .domains import DOMAINS
+from .oracles import oracle_kinds
+from .verdict import CaseError
+
+
+def load_case(path: Path, *, strict: bool = False) -> Case:
+    """Parse, validate and read every file a case names; raises CaseError with one line."""
+    raw = _read_toml(path)
+    try:
+        model = CaseModel.model_validate(raw)
+    except ValidationError as exc:
+        raise CaseError(f"{path}: {describe(exc, raw)}") from None
+    problem = _domain_problem(model)
+    if problem:
+        raise CaseError(f"{path}: {problem}")
+    model = model.model_copy(update=_typed_oracles(path, model, raw))
+    check_unknown(path, model, strict)
+    case = Case(path, model, read_files(path, model))
+    for bug in model.bug:
+        inject(case, bug)
+    return case
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise CaseError(f"{path}: TOML syntax: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseError(f"{path}: cannot read: {exc}") from None
+
+
+def _domain_problem(model: CaseModel) -> str | None:
+    domain = DOMAINS.get(model.domain)
+    if domain is None:
+        return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
+    kinds = [k.name for k in oracle_kinds().values() if k.suite and model.domain in k.domains]
+    if model.oracle.kind not in kinds:
+        return f"oracle.kind: {model.oracle.kind!r} is not one of {', '.join(kinds)} for domain {model.domain}"
+    strong = model.strong_oracle
+    if strong is not None:
+        allowed = [k.name for k in oracle_kinds().values() if k.strong and model.domain in k.domains]
+        if strong.kind not in allowed:
+            return (f"strong_oracle.kind: {strong.kind!r} is not one of {', '.join(allowed) or '(none installed)'} "
+                    f"for domain {model.domain}")
+    if domain.requires_spec and model.spec is None:
+        return f"spec: required for {model.domain} cases"
+    return next((p for p in (domain.bug_problem(bug) for bug in model.bug) if p), None)
+
+
+def _typed_oracles(path: Path, model: CaseModel, raw: dict[str, Any]) -> dict[str, Any]:
+    """The `[oracle]` and `[strong_oracle]` tables validated by their kinds' own spec models."""
+    kinds = oracle_kinds()
+    update: dict[str, Any] = {"oracle": _validate(path, kinds[model.oracle.kind].spec, raw, "oracle")}
+    if model.strong_oracle is not None:
+        update["strong_oracle"] = _validate(path, kinds[model.strong_oracle.kind].strong_spec, raw, "strong_oracle")
+    return update
+
+
+def _validate(path: Path, spec: type[OracleSpec] | type[StrongSpec], raw: dict[str, Any], table: str) -> Any:
+    body = raw.get(table) or {}
+    try:
+        return spec.model_validate(body)
+    except ValidationError as exc:
+        raise CaseError(f"{path}: {describe(exc, body, table)}") from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of `case.toml` (printed by `hwrepair schema`): every installed oracle kind's spec."""
+    kinds = oracle_kinds().values()
+    suite: Any = Union[tuple(dict.fromkeys(k.spec for k in kinds if k.suite))]  # noqa: UP007 (built at run time)
+    strong: Any = Union[tuple(dict.fromkeys(k.strong_spec for k in kinds if k.strong))]  # noqa: UP007
+    published = create_model("CaseFile", __base__=CaseModel, oracle=(suite, ...), strong_oracle=(strong | None, None))
+    schema: dict[str, Any] = published.model_json_schema(by_alias=True)
+    # Unknown keys are rejected under strict (and warned about otherwise): publish the strict form.
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        if node.get("type") == "object":
+            node["additionalProperties"] = False
+    return schema
+
+
+__all__ = ["json_schema", "load_case"]

@@ -1,0 +1,32 @@
+"""Small fakes shared by the tests: a corpus a fixer factory can be given without a pytest run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pytest_hwrepair.fixers.base import FixerContext, RepairTask
+from pytest_hwrepair.settings import Settings
+
+
+class FakeCorpus:
+    """Answers `pending` from a callable and `golden` from a mapping; populates nothing."""
+
+    def __init__(self, pending: Callable[[str], list[RepairTask]] | None = None,
+                 golden: dict[str, str] | None = None) -> None:
+        self._pending = pending or (lambda label: [])
+        self._golden = golden or {}
+
+    def golden(self, task: RepairTask) -> dict[str, str]:
+        return dict(self._golden)
+
+    def populate(self, workspace: Path, task: RepairTask) -> None:
+        return None
+
+    def pending(self, label: str) -> list[RepairTask]:
+        return self._pending(label)
+
+
+def fixer_context(settings: Settings, run_dir: Path, cache_dir: Path,
+                  pending: Callable[[str], list[RepairTask]] | None = None, label: str = "") -> FixerContext:
+    return FixerContext(settings, run_dir, cache_dir, FakeCorpus(pending), label)
