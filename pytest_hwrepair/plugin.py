@@ -29,6 +29,7 @@ MARKERS = {
     "slow": "long-running item (iterative trajectory or long oracle timeout)",
 }
 RECORDS = "hwrepair_records"
+CASE_ITEM = "case.toml::"  # every hwrepair item's node id holds it
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -138,19 +139,24 @@ class Controller:
         self.run = run
         self.board = Scoreboard(run.settings.k, run.gates, run.settings.baseline)
         self.collect_errors = 0
+        self.lost: set[str] = set()  # hwrepair items that failed without a record: a crashed worker
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.collect_errors += 1
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        found = False
         for name, value in report.user_properties:
             if name == RECORDS and isinstance(value, list):
                 self.board.add(report.nodeid, value)
+                found = True
+        if report.failed and not found and CASE_ITEM in report.nodeid:
+            self.lost.add(report.nodeid)  # the gates cannot count a sample whose result never arrived
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        errors = self.collect_errors + self.board.errors()
+        errors = self.collect_errors + self.board.errors() + len(self.lost - set(self.board.records))
         try:
             status = self.board.finish(self.run.run_dir, self.run.info(), collected=bool(self.run.corpus.samples),
                                        errors=errors)

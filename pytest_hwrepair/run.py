@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -16,7 +17,7 @@ from .artifacts import apply_diff, read_artifact, save_candidate, unified_diff
 from .feedback import feedback_message, plain, signature
 from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
 from .oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, make_strong_oracle
-from .oracles.base import content_hash, locked, populate
+from .oracles.base import content_hash, locked, populate, remove_tree
 from .results import RunDir, SampleRecord, now
 from .sample import ProtocolConfig, Sample
 from .sandbox.base import Sandbox
@@ -54,8 +55,11 @@ def execute(sample: Sample, fixer: Fixer, harness: Harness, sandbox: Sandbox,
     done = harness.finished.get(sample.key)
     if done:
         return resumed(harness, done)
-    oracle = oracle or make_oracle(sample.case, harness.oracle_ctx)
-    return _Trajectory(sample, fixer, harness, sandbox, oracle).run()
+    runner = _Trajectory(sample, fixer, harness, sandbox, oracle)
+    try:
+        return runner.run()
+    except Exception as exc:  # whatever broke, the item ends with a record, as an ERROR
+        return runner.crashed(exc)
 
 
 def resumed(harness: Harness, done: list[SampleRecord]) -> SampleResult:
@@ -83,18 +87,34 @@ class Judged:
 class _Trajectory:
     """Attempts for one key: one attempt under `repeated`, up to K under `iterative`."""
 
-    def __init__(self, sample: Sample, fixer: Fixer, harness: Harness, sandbox: Sandbox, oracle: Oracle) -> None:
-        self.sample, self.fixer, self.harness, self.sandbox, self.oracle = sample, fixer, harness, sandbox, oracle
+    def __init__(self, sample: Sample, fixer: Fixer, harness: Harness, sandbox: Sandbox,
+                 oracle: Oracle | None) -> None:
+        self.sample, self.fixer, self.harness, self.sandbox = sample, fixer, harness, sandbox
+        self.oracle = oracle or make_oracle(sample.case, harness.oracle_ctx)
         self.exec_id = uuid.uuid4().hex[:12]
         self.buggy = sample.case.buggy_files(sample.bug)
-        self.artifact = harness.run_dir.artifact_dir(sample.key)
+        self.artifact = harness.run_dir.artifacts / sample.key
         self.kind = kind_of(sample.case.oracle.kind)
+        self.records: list[SampleRecord] = []
+
+    def crashed(self, exc: Exception) -> SampleResult:
+        """The harness itself broke (a cleanup, a disk, a bug): one final ERROR record, never a verdict."""
+        verdict = Verdict.error(f"harness raised {type(exc).__name__}: {str(exc)[:500]}",
+                                log_tail=traceback.format_exc(limit=6)[-4000:])
+        judged = Judged(verdict, Candidate())
+        iteration = len(self.records) if self.sample.protocol is RepairProtocol.ITERATIVE else None
+        record = self._record(iteration, judged, None, final=True, stop="error", folder=self.artifact)
+        records = [*self.records, record]
+        with contextlib.suppress(OSError):
+            self.harness.run_dir.append(records)
+        return SampleResult(records, verdict, "", self.artifact)
 
     def run(self) -> SampleResult:
         config = self.harness.protocol
         iterative = self.sample.protocol is RepairProtocol.ITERATIVE
         progress = Progress(iterative, config.attempts(self.sample.protocol))
-        records: list[SampleRecord] = []
+        records = self.records
+        self.artifact.mkdir(parents=True, exist_ok=True)
         judged = Judged(Verdict.error("no attempt was made"), Candidate())
         for attempt in range(progress.limit):
             history = tuple(progress.history[-config.history:]) if config.history else ()
@@ -195,10 +215,12 @@ class _Trajectory:
         return kind, self._in_workspace("hwrepair-strong-", files, lambda ws: strong.check(ws, self.sandbox))
 
     def _in_workspace(self, prefix: str, files: dict[str, str], check: Callable[[Path], Verdict]) -> Verdict:
-        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-            ws = Path(tmp)
+        ws = Path(tempfile.mkdtemp(prefix=prefix))
+        try:
             populate(ws, self.sample.case, files)
             return guarded(lambda: check(ws))
+        finally:
+            remove_tree(ws)
 
     def _record(self, iteration: int | None, judged: Judged, sha: str | None, *, final: bool, stop: str | None,
                 folder: Path) -> SampleRecord:

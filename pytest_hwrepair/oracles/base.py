@@ -6,6 +6,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -182,4 +183,14 @@ def scratch_workspace(prefix: str = "hwrepair-ref-") -> Iterator[Path]:
     try:
         yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a workspace whatever candidate code left in it (3000-deep trees, odd modes, links)."""
+    try:
+        shutil.rmtree(path)
+    except (OSError, RecursionError):
+        # shutil recurses once per level; `rm` does not, and never follows links.
+        subprocess.run(["rm", "-rf", "--one-file-system", "--", str(path)], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
