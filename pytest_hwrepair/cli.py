@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from .cases import find_case_files
+from .domains import domain_of
 from .loading import json_schema, load_case
 from .results import RunDir
 from .sandbox import make_sandbox
@@ -33,6 +34,19 @@ def main(argv: list[str] | None = None) -> int:
     except (SettingsError, CaseError, FileNotFoundError) as exc:
         print(f"hwrepair: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `hwrepair validate --json | head`: the reader has gone; say nothing more, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _existing(paths: list[Path]) -> list[Path]:
+    """The paths a command was given, each of which must exist (a typo must not validate nothing)."""
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise FileNotFoundError(f"{missing[0]}: no such file or directory")
+    return paths
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,7 +90,7 @@ def _validate(ns: argparse.Namespace) -> int:
                                       "cache_dir": ns.cache_dir, "simulator": ns.simulator}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     start = time.monotonic()
-    checks = validate(ns.paths, sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
+    checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
                       options={"simulator": ns.simulator}, strict=ns.strict)
     if ns.json:
         for check in checks:
@@ -113,14 +127,13 @@ def _stats(ns: argparse.Namespace) -> int:
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
     designs: Counter[tuple[str, str]] = Counter()
     types: set[str] = set()
-    for path in find_case_files(ns.paths):
+    for path in find_case_files(_existing(ns.paths)):
         case = load_case(path)
         key = (case.domain, case.suite)
         designs[key] += 1
         locs[key].append(case.loc())
         for bug in case.bugs:
-            label = bug.bug_type if case.domain != "rtl" else f"{bug.class_}"
-            label = bug.bucket if case.domain == "cuda" and bug.bucket else label
+            label = domain_of(case.domain).label(bug)
             counts[key][label] += 1
             types.add(label)
     cols = sorted(types)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -148,8 +149,8 @@ class Controller:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         found = False
         for name, value in report.user_properties:
-            if name == RECORDS and isinstance(value, list):
-                self.board.add(report.nodeid, value)
+            if name == RECORDS and isinstance(value, str):
+                self.board.add(report.nodeid, json.loads(value))
                 found = True
         if report.failed and not found and CASE_ITEM in report.nodeid:
             self.lost.add(report.nodeid)  # the gates cannot count a sample whose result never arrived
@@ -214,7 +215,8 @@ def hwrepair_outcome(request: pytest.FixtureRequest, hwrepair_case: Sample, hwre
     """Runs the sample (or resumes it): harness failures surface here, as errors, not failures."""
     run = request.config.stash[RUN_KEY]
     result = execute(hwrepair_case, hwrepair_fixer, run.harness, hwrepair_sandbox, hwrepair_oracle)
-    request.node.user_properties.append((RECORDS, [r.to_json() for r in result.records]))
+    # JSON text: it crosses the xdist wire as plain data and reads as JSON in a JUnit report's properties.
+    request.node.user_properties.append((RECORDS, json.dumps([r.to_json() for r in result.records], sort_keys=True)))
     if result.verdict.outcome is Outcome.SKIPPED:
         pytest.skip(result.verdict.summary)
     if result.verdict.outcome is Outcome.ERROR:

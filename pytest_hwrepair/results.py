@@ -91,12 +91,17 @@ def patch_sha(text: str) -> str:
 
 
 def new_run_dir(base: Path = Path(".hwrepair/runs")) -> Path:
+    """A fresh run directory, made here: two runs started in the same second never share one."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    base.mkdir(parents=True, exist_ok=True)
     path, n = base / stamp, 1
-    while path.exists():
-        n += 1
-        path = base / f"{stamp}-{n}"
-    return path
+    while True:
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            n += 1
+            path = base / f"{stamp}-{n}"
 
 
 class RunDir:

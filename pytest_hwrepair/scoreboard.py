@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -273,7 +274,30 @@ def parse_gate(text: str) -> Gate:
         raise ValueError(f"--hwrepair-gate: {text!r} is not [SCOPE:]pass@K OP VALUE (SCOPE: comma-separated "
                          "DOMAIN, DOMAIN/SUITE or fixer=NAME; OP one of >= <= > < ==; metric pass or correct), "
                          "e.g. 'pass@1>=0.6', 'hls/chs:pass@5>=0.3' or 'fixer=noop:pass@1<=0'")
-    return Gate(text, m["scope"], m["metric"], int(m["k"]), m["op"], float(m["value"]))
+    k, value = int(m["k"]), float(m["value"])
+    if k < 1:
+        raise ValueError(f"--hwrepair-gate: {text!r}: k must be at least 1 (pass@1 is one sample per bug)")
+    if not 0 <= value <= 1:
+        raise ValueError(f"--hwrepair-gate: {text!r}: the value is a rate between 0 and 1, got {value}")
+    return Gate(text, m["scope"], m["metric"], k, m["op"], value)
+
+
+def gate_problem(gate: Gate, fixers: dict[str, tuple[str, bool]], samples: int | None) -> str | None:
+    """Why a gate can never be checked with these fixers (label -> (name, deterministic)), or None."""
+    names = [s.removeprefix("fixer=") for s in (gate.scope or "").split(",") if s.startswith("fixer=")]
+    known = {n for label, (name, _) in fixers.items() for n in (label, name, name.split(":")[0])}
+    for name in names:
+        if name not in known:
+            return (f"--hwrepair-gate: {gate.text!r}: no fixer {name!r} in this run "
+                    f"(labels: {', '.join(sorted(fixers))})")
+    scoped = [label for label, (name, _) in fixers.items()
+              if not names or {label, name, name.split(":")[0]} & set(names)]
+    for label in scoped:
+        most = samples if samples is not None else (1 if fixers[label][1] else None)
+        if most is not None and gate.k > most:
+            return (f"--hwrepair-gate: {gate.text!r}: {gate.metric}@{gate.k} needs at least {gate.k} samples per bug; "
+                    f"{label} has {most} (set --hwrepair-samples)")
+    return None
 
 
 def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[str]:
@@ -353,10 +377,13 @@ class Scoreboard:
         records = self.all_records()
         self.summary = summarize(records, self.ks)
         self.summary["run"] = str(run_dir.path)
-        if records or collected:  # a pytest run without hwrepair items leaves no run directory behind
+        if records or collected:
             run_dir.create()
             run_dir.write_json("summary.json", self.summary)
             run_dir.write_run_json(info)
+        else:  # a pytest run without hwrepair items leaves no run directory behind
+            with contextlib.suppress(OSError):
+                run_dir.path.rmdir()
         if not self.gates and not self.baseline:
             return None
         self.gate_failures = check_gates(self.gates, records)
@@ -371,5 +398,5 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "parse_gate", "pass_at_k",
-           "regressions", "summarize"]
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "gate_problem",
+           "parse_gate", "pass_at_k", "regressions", "summarize"]

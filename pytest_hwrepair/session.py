@@ -21,7 +21,7 @@ from .run import Harness
 from .sample import ProtocolConfig, Sample
 from .sandbox import make_sandbox
 from .sandbox.base import Limits, Sandbox
-from .scoreboard import Gate, parse_gate
+from .scoreboard import Gate, gate_problem, parse_gate
 from .settings import Settings, SettingsError
 from .verdict import RepairProtocol
 
@@ -58,6 +58,11 @@ class Run:
         finished = run.finished(retry_errors=settings.retry_errors)
         corpus = Corpus(config, finished)
         fixers = make_fixers(settings.fixer, FixerContext(settings, run.path, cache, corpus))
+        declared = {label: (f.name, f.deterministic) for label, f in fixers.items()}
+        for gate in gates:  # checked before the first item runs, not after the whole run
+            problem = gate_problem(gate, declared, settings.samples)
+            if problem:
+                raise SettingsError(problem)
         options = OracleOptions(simulator=settings.simulator, perf_gate=settings.perf_gate, seed=settings.seed,
                                 gpu={"auto": None, "yes": True, "no": False}[settings.gpu],
                                 timing_runs=settings.timing_runs)

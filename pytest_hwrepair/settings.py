@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,6 +126,21 @@ class Settings:
         return settings
 
     def validate(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise SettingsError(f"{flag_of(f)}: must be a finite number, got {value}")
+        for name in ("fixer_timeout", "docker_timeout", "retry_delay", "retry_max_wait", "request_timeout",
+                     "batch_poll"):
+            if getattr(self, name) <= 0:
+                raise SettingsError(f"--hwrepair-{kebab(name)}: must be above 0, got {getattr(self, name)}")
+        for name in ("timing_runs", "max_concurrency"):
+            if getattr(self, name) < 1:
+                raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
+        for name in ("perf_gate", "docker_cpus", "cost_limit"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise SettingsError(f"--hwrepair-{kebab(name)}: must be 0 or more, got {value}")
         positive = ("iterations", "oracle_jobs")
         for name in positive:
             if getattr(self, name) < 1:

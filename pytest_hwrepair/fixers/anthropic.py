@@ -31,8 +31,8 @@ class AnthropicApi:
 
     def body(self, model: str, messages: list[dict[str, str]], sampling: Sampling) -> dict[str, Any]:
         body: dict[str, Any] = {"model": model, "max_tokens": sampling.max_tokens, "messages": messages}
-        # Recent models refuse temperature and top_p together; 1.0 is the API's default, so leave it out then.
-        if sampling.temperature is not None and not (sampling.top_p is not None and sampling.temperature == 1.0):
+        # Current models refuse temperature and top_p together: a top_p the user set replaces the temperature.
+        if sampling.temperature is not None and sampling.top_p is None:
             body["temperature"] = sampling.temperature
         if sampling.top_p is not None:
             body["top_p"] = sampling.top_p

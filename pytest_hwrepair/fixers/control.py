@@ -49,10 +49,11 @@ class ReplayFixer:
         records = _read_records(self.root)
         fixers = sorted({r.fixer for r in records})
         if label:
-            fixers = [f for f in fixers if f == label or f.split(":")[0] == label]
+            fixers = sorted({r.fixer for r in records if label in (r.fixer, r.fixer.split(":")[0], r.label)})
         if len(fixers) != 1:
-            raise FixerError(f"replay:{run_dir}: the run holds fixers {', '.join(fixers) or 'none'}; "
-                             "choose one with replay:RUN_DIR@FIXER")
+            held = sorted({f"{r.label or r.fixer} ({r.fixer})" for r in records})
+            raise FixerError(f"replay:{run_dir}: {'no fixer matches ' + repr(label) if label else 'choose a fixer'}; "
+                             f"the run holds {', '.join(held) or 'no samples'}: give replay:RUN_DIR@LABEL")
         self.source_fixer = fixers[0]
         self.name = f"replay:{self.source_fixer}"
         self.config = {"fixer": "replay", "run": str(self.root.resolve()), "source": self.source_fixer}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.utils
 import json
 import random
+import re
 import time
 import warnings
 from collections import Counter
@@ -19,6 +20,7 @@ import httpx
 from .base import FixerError
 
 RETRY_STATUSES = frozenset({408, 409, 429, 529})
+_QUOTA = re.compile(r"insufficient_quota|exceeded your current quota|credit balance|billing", re.IGNORECASE)
 
 
 class RetryWarning(UserWarning):
@@ -91,6 +93,9 @@ class Caller:
                 return _Done(response.json()), None
             except (json.JSONDecodeError, UnicodeDecodeError):
                 return "bad_json", None
+        if status == 429 and _QUOTA.search(response.text[:4000]):
+            # An exhausted quota or credit balance never clears by waiting: fail now, not after 8 retries.
+            raise FixerError(f"{self.label}: HTTP 429 {api_message(response)} (quota exhausted: not retried)")
         if status in RETRY_STATUSES or status >= 500:
             return str(status), retry_after(response.headers)
         raise FixerError(f"{self.label}: HTTP {status} {api_message(response)}")

@@ -29,11 +29,13 @@ class OpenAIApi:
         return {"authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def body(self, model: str, messages: list[dict[str, str]], sampling: Sampling) -> dict[str, Any]:
-        budget = "max_completion_tokens" if _REASONING.match(model.rsplit("/", 1)[-1]) else "max_tokens"
+        reasoning = bool(_REASONING.match(model.rsplit("/", 1)[-1]))
+        budget = "max_completion_tokens" if reasoning else "max_tokens"
         body: dict[str, Any] = {"model": model, "messages": messages, budget: sampling.max_tokens}
-        if sampling.temperature is not None:
+        # Reasoning models (o-series, gpt-5 family) reject sampling parameters: they sample at their own default.
+        if sampling.temperature is not None and not reasoning:
             body["temperature"] = sampling.temperature
-        if sampling.top_p is not None:
+        if sampling.top_p is not None and not reasoning:
             body["top_p"] = sampling.top_p
         if sampling.seed is not None:
             body["seed"] = sampling.seed
