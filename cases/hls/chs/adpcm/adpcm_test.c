@@ -338,6 +338,7 @@ static void make_pattern(int pattern, int16_t *out, int n)
 {
     int i, level = rng_below(3) == 0 ? 32767 : (rng_below(2) ? -32768 : rng_sample());
     int period = 1 + rng_below(64);
+    uint32_t f1, f2;
     switch (pattern) {
     case 1:
         memset(out, 0, (size_t)n * sizeof out[0]);
@@ -361,8 +362,9 @@ static void make_pattern(int pattern, int16_t *out, int n)
             out[i] = (int16_t)(rng_below(2) ? 32767 : -32768);
         break;
     default:
-        make_signal(out, n, (uint32_t)rng_next() & 0x0fffffffu, (uint32_t)rng_next() & 0x0fffffffu,
-                    (uint32_t)rng_next());
+        f1 = (uint32_t)rng_next() & 0x0fffffffu;
+        f2 = (uint32_t)rng_next() & 0x0fffffffu;
+        make_signal(out, n, f1, f2, (uint32_t)rng_next());
         break;
     }
 }

@@ -496,8 +496,10 @@ static void pattern_fill(int pattern, uint8_t *p, int n)
         break;
     case 5:
         memset(p, 0, (size_t)n);
-        if (n > 0)
-            p[rng_below(n)] = (uint8_t)(1u << rng_below(8));
+        if (n > 0) {
+            int at = rng_below(n);
+            p[at] = (uint8_t)(1u << rng_below(8));
+        }
         break;
     default: rng_fill(p, n); break;
     }

@@ -368,8 +368,10 @@ static void pattern_fill(int pattern, uint8_t *p, int n)
         break;
     case 5:
         memset(p, 0, (size_t)n);
-        if (n > 0)
-            p[rng_below(n)] = (uint8_t)(1u << rng_below(8));
+        if (n > 0) {
+            int at = rng_below(n);
+            p[at] = (uint8_t)(1u << rng_below(8));
+        }
         break;
     default:
         for (i = 0; i < n; i++)
@@ -386,6 +388,7 @@ static void seeded_key(int pattern, int k)
     int len = pattern == 6 ? rng_below(20) : (pattern == 7 ? LONG_LEN - rng_below(8)
                                                            : rng_below(300));
     int first = 1 + rng_below(40), max_piece = 1 + rng_below(40), i;
+    uint32_t l, r;
     char name[32];
 
     sprintf(name, "key%d", k);
@@ -409,7 +412,9 @@ static void seeded_key(int pattern, int k)
                                                          : (uint32_t)rng_next()));
     printf("\n");
     show_modes(name, iv, rng_below(8), plain, len, first, max_piece);
-    show_chain(name, (uint32_t)rng_next(), (uint32_t)rng_next(), 1 + rng_below(300));
+    l = (uint32_t)rng_next();
+    r = (uint32_t)rng_next();
+    show_chain(name, l, r, 1 + rng_below(300));
 }
 
 static void run_seeded(uint64_t seed)
