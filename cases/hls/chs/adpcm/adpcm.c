@@ -20,29 +20,14 @@
  *   is self-consistent but it is not claimed to be bit exact against the
  *   ITU-T digital test sequences.
  *
- * Self-check: a deterministic synthetic signal (integer sine oscillators,
- * a chirp, LCG noise, silence and a clipped burst) is encoded and decoded.
- * Encoded codes and decoded samples are compared with embedded reference
- * arrays and CRC-32 digests that were generated once from this
- * implementation after it had been verified (round-trip SNR, encoder /
- * decoder tracking, agreement with an independent IMA implementation).
- * Minimum SNRs are checked as well.  The program prints the number of
- * mismatches and returns it (saturated to 255).
+ * This file is the design.  Its interface (the functions at the end, all
+ * named adpcm_*) is exercised by the test driver adpcm_test.c, which feeds
+ * the test signals and prints every code, sample and state value; the
+ * harness compares that output with the output of the known-good design.
  */
-#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
-
-#define IMA_SAMPLES     4096        /* 8 kHz test signal for IMA ADPCM */
-#define G722_SAMPLES    2048        /* 16 kHz test signal for the sub-band codec */
-#define WAV_BLOCK_MONO  256         /* nBlockAlign for one channel */
-#define WAV_BLOCK_STEREO 512        /* nBlockAlign for two channels */
-#define MAX_BLOCKS      16
-#define G722_DELAY      22      /* QMF analysis + synthesis delay in samples */
-
-static int mismatches = 0;
-static int checks = 0;
 
 /* ------------------------------------------------------------------ */
 /* IMA ADPCM tables                                                    */
@@ -545,120 +530,6 @@ static void g722_decode(g722_state *s, const uint8_t *in, int16_t *out, int n, i
     }
 }
 
-/* ------------------------------------------------------------------ */
-/* Synthetic test signal (integer arithmetic only)                     */
-/* ------------------------------------------------------------------ */
-
-/* sine of a 16-bit phase (65536 = one period), result scaled by 32767,
- * from the rational approximation 16x(pi-x) / (5pi^2 - 4x(pi-x)) */
-static int isin(uint32_t phase)
-{
-    int64_t x = phase & 0x7fff;                 /* position in the half period */
-    int64_t u = x * (32768 - x);
-    int64_t num = 16 * u * 32767;
-    int64_t den = 5LL * 32768 * 32768 - 4 * u;
-    int v = (int)(num / den);
-    return (phase & 0x8000) ? -v : v;
-}
-
-static uint32_t lcg_state;
-
-static int lcg_noise(int amplitude)
-{
-    lcg_state = lcg_state * 1103515245u + 12345u;
-    return (int)((lcg_state >> 16) % (uint32_t)(2 * amplitude + 1)) - amplitude;
-}
-
-/* tones + chirp + noise; a silent gap and a clipped square burst */
-static void make_signal(int16_t *out, int n, uint32_t f1, uint32_t f2, uint32_t seed)
-{
-    uint32_t ph1 = 0, ph2 = 0, ph3 = 0, f3 = 300;
-    int i, v, env;
-
-    lcg_state = seed;
-    for (i = 0; i < n; i++) {
-        env = (i < 256) ? i * 32 : 8192;        /* fade in */
-        v = (isin(ph1 >> 16) * env) >> 14;
-        v += (isin(ph2 >> 16) * 5000) >> 15;
-        v += (isin(ph3) * 3000) >> 15;
-        v += lcg_noise(200);
-        if (i >= n / 2 && i < n / 2 + n / 16)
-            v = 0;                              /* silence */
-        if (i >= (3 * n) / 4 && i < (3 * n) / 4 + n / 32)
-            v = ((i >> 3) & 1) ? 32767 : -32768; /* clipped burst */
-        out[i] = (int16_t)clamp(v, -32768, 32767);
-        ph1 += f1;
-        ph2 += f2;
-        ph3 += f3;
-        f3 += 3;                                /* chirp */
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* Checking helpers                                                    */
-/* ------------------------------------------------------------------ */
-
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, int n)
-{
-    int i, k;
-    crc = ~crc;
-    for (i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-/* CRC-32 of 16-bit samples taken as little-endian byte pairs */
-static uint32_t crc32_samples(const int16_t *s, int n)
-{
-    uint32_t crc = 0;
-    uint8_t b[2];
-    int i;
-    for (i = 0; i < n; i++) {
-        b[0] = (uint8_t)(s[i] & 0xff);
-        b[1] = (uint8_t)((s[i] >> 8) & 0xff);
-        crc = crc32_update(crc, b, 2);
-    }
-    return crc;
-}
-
-static void check_word(const char *what, uint32_t got, uint32_t expect)
-{
-    checks++;
-    if (got != expect) {
-        printf("FAIL %-34s got %08lx expected %08lx\n", what,
-               (unsigned long)got, (unsigned long)expect);
-        mismatches++;
-    }
-}
-
-static void check_codes(const char *what, const uint8_t *got, const uint8_t *expect, int n)
-{
-    int i, bad = 0;
-    for (i = 0; i < n; i++)
-        if (got[i] != expect[i])
-            bad++;
-    checks++;
-    if (bad) {
-        printf("FAIL %-34s %d of %d codes differ\n", what, bad, n);
-        mismatches += bad;
-    }
-}
-
-static void check_samples(const char *what, const int16_t *got, const int16_t *expect, int n)
-{
-    int i, bad = 0;
-    for (i = 0; i < n; i++)
-        if (got[i] != expect[i])
-            bad++;
-    checks++;
-    if (bad) {
-        printf("FAIL %-34s %d of %d samples differ\n", what, bad, n);
-        mismatches += bad;
-    }
-}
 
 /* signal-to-noise ratio in dB of test[] against ref[] delayed by delay */
 static double snr_db(const int16_t *ref, const int16_t *test, int from, int to, int delay)
@@ -675,277 +546,112 @@ static double snr_db(const int16_t *ref, const int16_t *test, int from, int to, 
     return 10.0 * log10(es / en);
 }
 
-static void check_snr(const char *what, double snr, double min_db)
+/* ------------------------------------------------------------------ */
+/* Interface of the design (used by the test driver)                   */
+/* ------------------------------------------------------------------ */
+
+/* IMA stream coding; *predictor and *index carry the coder state in and
+ * out (index 0..88).  track[] receives the encoder's reconstruction. */
+void adpcm_ima_encode(int *predictor, int *index, const int16_t *pcm, uint8_t *codes,
+                      int16_t *track, int n)
 {
-    checks++;
-    if (!(snr >= min_db)) {
-        printf("FAIL %-34s SNR %.2f dB below %.1f dB\n", what, snr, min_db);
-        mismatches++;
-    }
+    ima_state st;
+    st.predictor = *predictor;
+    st.index = *index;
+    ima_encode_stream(&st, pcm, codes, track, n);
+    *predictor = st.predictor;
+    *index = st.index;
 }
 
-/* ------------------------------------------------------------------ */
-/* Reference data (generated once from this implementation)            */
-/* ------------------------------------------------------------------ */
-
-/* first 128 IMA codes of the 8 kHz test signal, one hex digit per code */
-static const char *ima_first_codes = "f77777778999a9a9900335433332298ccdabca9a0832443421888dbbebca9aa0122443412108bcbdbbaaa04263434322109aaeb9c9a90042533232089ddcacbb";
-
-/* first 48 decoded samples */
-static const int16_t ima_first_samples[48] = {
-       -11,     19,     82,    218,    511,   1142,   2499,   5409,   4994,   3860,   2830,   1894,
-       474,   -300,  -1473,  -2112,  -2694,  -2518,  -2358,  -1339,   -412,    911,   2498,   3990,
-      5348,   6581,   7702,   8430,   9092,   8732,   8623,   7728,   6645,   5043,   3977,   2619,
-      1032,    -34,   -616,  -1497,  -1337,  -1482,   -555,     46,   1031,   2223,   3344,   4655
-};
-
-/* first 32 G.722-style code bytes */
-static const uint8_t g722_first_codes[32] = {
-    0xfa, 0xde, 0x34, 0xba, 0x29, 0x8b, 0xa0, 0x60, 0x60, 0xe2, 0x2d, 0xb1,
-    0xb8, 0x9f, 0xdb, 0x99, 0x5a, 0x9e, 0xf8, 0xf1, 0x6c, 0xaa, 0xea, 0xac,
-    0x2e, 0x71, 0xf4, 0xf8, 0xbc, 0x7f, 0xff, 0x7c
-};
-
-/* first 32 decoded samples at 64 kbit/s */
-static const int16_t g722_first_samples[32] = {
-        0,    -4,    -4,     0,     0,    -4,    -4,     0,    -4,    -8,     0,    16,
-        4,   -28,   -16,    44,    -4,   -56,   -16,   116,   -24,  -148,   -52,   156,
-      424,   788,  1096,  1924,  3352,  5124,  5844,  5624
-};
-
-/* ------------------------------------------------------------------ */
-/* Buffers                                                             */
-/* ------------------------------------------------------------------ */
-
-static int16_t pcm8k[IMA_SAMPLES];
-static int16_t pcm8k_right[IMA_SAMPLES];
-static uint8_t ima_codes[IMA_SAMPLES];
-static uint8_t ima_packed[IMA_SAMPLES / 2];
-static uint8_t ima_unpacked[IMA_SAMPLES];
-static int16_t ima_track[IMA_SAMPLES];
-static int16_t ima_out[IMA_SAMPLES];
-
-static int16_t stereo_in[2 * IMA_SAMPLES];
-static int16_t stereo_out[2 * IMA_SAMPLES];
-static uint8_t wav_blocks[MAX_BLOCKS * WAV_BLOCK_STEREO];
-static int16_t mono_out[IMA_SAMPLES];
-
-static int16_t pcm16k[G722_SAMPLES];
-static uint8_t g722_codes[G722_SAMPLES / 2];
-static int16_t g722_out[G722_SAMPLES];
-
-/* ------------------------------------------------------------------ */
-/* Tests                                                               */
-/* ------------------------------------------------------------------ */
-
-static void test_tables(void)
+void adpcm_ima_decode(int *predictor, int *index, const uint8_t *codes, int16_t *pcm, int n)
 {
-    int i, bad = 0;
-
-    if ((int)(sizeof ima_step_table / sizeof ima_step_table[0]) != 89)
-        bad++;
-    if (ima_step_table[0] != 7 || ima_step_table[88] != 32767)
-        bad++;
-    for (i = 1; i < 89; i++) {
-        /* successive steps grow by roughly 10 per cent */
-        if (ima_step_table[i] <= ima_step_table[i - 1])
-            bad++;
-        if (i > 10 && (ima_step_table[i] * 100 < ima_step_table[i - 1] * 105 ||
-                       ima_step_table[i] * 100 > ima_step_table[i - 1] * 115))
-            bad++;
-    }
-    for (i = 0; i < 8; i++)
-        if (ima_index_table[i] != ima_index_table[i + 8])
-            bad++;
-    /* the G.722 antilog table is 2048 * 2^(i/32) */
-    for (i = 0; i < 32; i++) {
-        double want = 2048.0 * pow(2.0, i / 32.0);
-        if (fabs(ilb[i] - want) > 1.0)
-            bad++;
-    }
-    checks++;
-    if (bad) {
-        printf("FAIL %-34s %d entries\n", "codec tables", bad);
-        mismatches += bad;
-    }
+    ima_state st;
+    st.predictor = *predictor;
+    st.index = *index;
+    ima_decode_stream(&st, codes, pcm, n);
+    *predictor = st.predictor;
+    *index = st.index;
 }
 
-static void test_ima_stream(void)
+void adpcm_pack(const uint8_t *codes, uint8_t *bytes, int n)
 {
-    ima_state enc = { 0, 0 }, dec = { 0, 0 };
-    uint8_t expect[128];
-    int i, track_bad = 0;
-
-    make_signal(pcm8k, IMA_SAMPLES, 0x03000000u, 0x0b500000u, 12345u);
-    ima_encode_stream(&enc, pcm8k, ima_codes, ima_track, IMA_SAMPLES);
-
-    for (i = 0; i < 128; i++) {
-        char c = ima_first_codes[i];
-        expect[i] = (uint8_t)((c >= 'a') ? c - 'a' + 10 : c - '0');
-    }
-    check_codes("IMA first 128 codes", ima_codes, expect, 128);
-    check_word("IMA code stream digest", crc32_update(0, ima_codes, IMA_SAMPLES), 0xfff48000u);
-    check_word("IMA final encoder index", (uint32_t)enc.index, 70u);
-
-    /* through the nibble packer and back */
-    pack_nibbles(ima_codes, ima_packed, IMA_SAMPLES);
-    check_word("IMA packed digest", crc32_update(0, ima_packed, IMA_SAMPLES / 2), 0x5888c4b7u);
-    unpack_nibbles(ima_packed, ima_unpacked, IMA_SAMPLES);
-    check_codes("IMA unpacked codes", ima_unpacked, ima_codes, IMA_SAMPLES);
-
-    ima_decode_stream(&dec, ima_unpacked, ima_out, IMA_SAMPLES);
-    check_samples("IMA first 48 decoded", ima_out, ima_first_samples, 48);
-    check_word("IMA decoded digest", crc32_samples(ima_out, IMA_SAMPLES), 0x558f98b8u);
-
-    /* the encoder's own reconstruction must follow the decoder exactly */
-    for (i = 0; i < IMA_SAMPLES; i++)
-        if (ima_track[i] != ima_out[i])
-            track_bad++;
-    checks++;
-    if (track_bad) {
-        printf("FAIL %-34s %d samples\n", "IMA encoder/decoder tracking", track_bad);
-        mismatches += track_bad;
-    }
-
-    check_snr("IMA SNR (tones)", snr_db(pcm8k, ima_out, 256, IMA_SAMPLES / 2, 0), 25.0);
+    pack_nibbles(codes, bytes, n);
 }
 
-/* every code value, including long runs that drive the index to its
- * limits, must decode to the recorded sequence */
-static void test_ima_decoder_stress(void)
+void adpcm_unpack(const uint8_t *bytes, uint8_t *codes, int n)
 {
-    ima_state dec = { 0, 0 };
-    int i;
-
-    for (i = 0; i < IMA_SAMPLES; i++) {
-        if (i < 512)
-            ima_unpacked[i] = (uint8_t)(i & 15);
-        else if (i < 1024)
-            ima_unpacked[i] = 7;                       /* maximum positive */
-        else if (i < 1536)
-            ima_unpacked[i] = 15;                      /* maximum negative */
-        else if (i < 2048)
-            ima_unpacked[i] = (uint8_t)((i & 1) ? 0 : 8);
-        else
-            ima_unpacked[i] = (uint8_t)((i * 7 + (i >> 5)) & 15);
-    }
-    ima_decode_stream(&dec, ima_unpacked, ima_out, IMA_SAMPLES);
-    check_word("IMA decoder stress digest", crc32_samples(ima_out, IMA_SAMPLES), 0x15de2afdu);
-    check_word("IMA decoder stress final index", (uint32_t)dec.index, 84u);
+    unpack_nibbles(bytes, codes, n);
 }
 
-static void test_ima_wav(void)
+int adpcm_wav_samples_per_block(int block_align, int channels)
+{
+    return wav_samples_per_block(block_align, channels);
+}
+
+/* one WAVE block from interleaved pcm; index[ch] carries each channel's
+ * step index from block to block */
+void adpcm_wav_encode(int *index, const int16_t *pcm, int channels, int block_align,
+                      uint8_t *block)
 {
     ima_state st[2];
-    int spb_mono = wav_samples_per_block(WAV_BLOCK_MONO, 1);
-    int spb_stereo = wav_samples_per_block(WAV_BLOCK_STEREO, 2);
-    int nblocks = IMA_SAMPLES / spb_mono;
-    int b, i, bad;
-
-    check_word("samples per mono block", (uint32_t)spb_mono, 505u);
-    check_word("samples per stereo block", (uint32_t)spb_stereo, 505u);
-
-    /* mono */
-    st[0].predictor = 0;
-    st[0].index = 0;
-    for (b = 0; b < nblocks; b++)
-        ima_wav_encode_block(st, pcm8k + b * spb_mono, 1, WAV_BLOCK_MONO,
-                             wav_blocks + b * WAV_BLOCK_MONO);
-    check_word("WAV mono blocks digest", crc32_update(0, wav_blocks, nblocks * WAV_BLOCK_MONO), 0x2e45837du);
-    for (b = 0; b < nblocks; b++)
-        ima_wav_decode_block(wav_blocks + b * WAV_BLOCK_MONO, 1, WAV_BLOCK_MONO,
-                             mono_out + b * spb_mono);
-    check_word("WAV mono decoded digest", crc32_samples(mono_out, nblocks * spb_mono), 0xed676b5fu);
-    check_snr("WAV mono SNR", snr_db(pcm8k, mono_out, 256, IMA_SAMPLES / 2, 0), 25.0);
-
-    /* stereo: left = the mono signal, right = a different signal */
-    make_signal(pcm8k_right, IMA_SAMPLES, 0x05100000u, 0x01900000u, 777u);
-    for (i = 0; i < IMA_SAMPLES; i++) {
-        stereo_in[2 * i] = pcm8k[i];
-        stereo_in[2 * i + 1] = pcm8k_right[i];
+    int ch;
+    for (ch = 0; ch < channels; ch++) {
+        st[ch].predictor = 0;
+        st[ch].index = index[ch];
     }
-    st[0].predictor = 0;
-    st[0].index = 0;
-    st[1].predictor = 0;
-    st[1].index = 0;
-    for (b = 0; b < nblocks; b++)
-        ima_wav_encode_block(st, stereo_in + 2 * b * spb_stereo, 2, WAV_BLOCK_STEREO,
-                             wav_blocks + b * WAV_BLOCK_STEREO);
-    check_word("WAV stereo blocks digest", crc32_update(0, wav_blocks, nblocks * WAV_BLOCK_STEREO), 0xda26e704u);
-    for (b = 0; b < nblocks; b++)
-        ima_wav_decode_block(wav_blocks + b * WAV_BLOCK_STEREO, 2, WAV_BLOCK_STEREO,
-                             stereo_out + 2 * b * spb_stereo);
-    check_word("WAV stereo decoded digest", crc32_samples(stereo_out, 2 * nblocks * spb_stereo), 0x68d13ef7u);
-
-    /* channels are coded independently: the left channel must equal the
-     * mono result, sample for sample */
-    bad = 0;
-    for (i = 0; i < nblocks * spb_stereo; i++)
-        if (stereo_out[2 * i] != mono_out[i])
-            bad++;
-    checks++;
-    if (bad) {
-        printf("FAIL %-34s %d samples\n", "WAV stereo left == mono", bad);
-        mismatches += bad;
-    }
-    for (i = 0; i < nblocks * spb_stereo; i++)
-        mono_out[i] = stereo_out[2 * i + 1];
-    check_snr("WAV stereo right SNR", snr_db(pcm8k_right, mono_out, 256, IMA_SAMPLES / 2, 0), 25.0);
+    ima_wav_encode_block(st, pcm, channels, block_align, block);
+    for (ch = 0; ch < channels; ch++)
+        index[ch] = st[ch].index;
 }
 
-static void test_g722(void)
+void adpcm_wav_decode(const uint8_t *block, int channels, int block_align, int16_t *pcm)
 {
-    static const uint32_t mode_crc[3] = { 0xa3ba43b6u, 0xa842fa25u, 0xe19b84fcu };
-    static const double mode_min_snr[3] = { 34.0, 34.0, 33.0 };
-    g722_state enc, dec;
-    char name[48];
-    int mode;
-    double snr;
+    ima_wav_decode_block(block, channels, block_align, pcm);
+}
 
-    make_signal(pcm16k, G722_SAMPLES, 0x01c00000u, 0x09000000u, 4242u);
-    g722_init(&enc);
-    g722_encode(&enc, pcm16k, g722_codes, G722_SAMPLES);
-    check_codes("G.722 first 32 codes", g722_codes, g722_first_codes, 32);
-    check_word("G.722 code digest", crc32_update(0, g722_codes, G722_SAMPLES / 2), 0xbaddc811u);
+/* the sub-band coder keeps one encoder and one decoder state between calls */
+static g722_state g722_enc, g722_dec;
 
-    for (mode = 1; mode <= 3; mode++) {
-        g722_init(&dec);
-        g722_decode(&dec, g722_codes, g722_out, G722_SAMPLES, mode);
-        if (mode == 1)
-            check_samples("G.722 first 32 decoded", g722_out, g722_first_samples, 32);
-        sprintf(name, "G.722 mode %d decoded digest", mode);
-        check_word(name, crc32_samples(g722_out, G722_SAMPLES), mode_crc[mode - 1]);
-        snr = snr_db(pcm16k, g722_out, 256, G722_SAMPLES / 2, G722_DELAY);
-        sprintf(name, "G.722 mode %d SNR", mode);
-        check_snr(name, snr, mode_min_snr[mode - 1]);
+void adpcm_g722_reset(void)
+{
+    g722_init(&g722_enc);
+    g722_init(&g722_dec);
+}
+
+void adpcm_g722_encode(const int16_t *in, uint8_t *out, int n)
+{
+    g722_encode(&g722_enc, in, out, n);
+}
+
+void adpcm_g722_decode(const uint8_t *in, int16_t *out, int n, int mode)
+{
+    g722_decode(&g722_dec, in, out, n, mode);
+}
+
+/* the state of the encoder (which = 0) or decoder (1): per band s, sp,
+ * sz, nb, det, a1, a2, b1..b6 (13 values), then the 24 QMF taps */
+void adpcm_g722_state(int which, int *vals)
+{
+    const g722_state *s = which ? &g722_dec : &g722_enc;
+    int band, i, k = 0;
+    for (band = 0; band < 2; band++) {
+        const g722_band *bd = &s->band[band];
+        vals[k++] = bd->s;
+        vals[k++] = bd->sp;
+        vals[k++] = bd->sz;
+        vals[k++] = bd->nb;
+        vals[k++] = bd->det;
+        vals[k++] = bd->a[1];
+        vals[k++] = bd->a[2];
+        for (i = 1; i < 7; i++)
+            vals[k++] = bd->b[i];
     }
+    for (i = 0; i < 24; i++)
+        vals[k++] = s->x[i];
 }
 
-/* the decoder must accept arbitrary code bytes without leaving range */
-static void test_g722_decoder_stress(void)
+/* SNR in dB of test[from..to) against ref[] delayed by delay samples */
+double adpcm_snr_db(const int16_t *ref, const int16_t *test, int from, int to, int delay)
 {
-    g722_state dec;
-    int i;
-
-    lcg_state = 99u;
-    for (i = 0; i < G722_SAMPLES / 2; i++)
-        g722_codes[i] = (uint8_t)(lcg_noise(128) & 0xff);
-    g722_init(&dec);
-    g722_decode(&dec, g722_codes, g722_out, G722_SAMPLES, 1);
-    check_word("G.722 decoder stress digest", crc32_samples(g722_out, G722_SAMPLES), 0x47e4f2d4u);
-    check_word("G.722 stress lower-band det", (uint32_t)dec.band[0].det, 16384u);
-}
-
-int main(void)
-{
-    test_tables();
-    test_ima_stream();
-    test_ima_decoder_stress();
-    test_ima_wav();
-    test_g722();
-    test_g722_decoder_stress();
-
-    printf("ADPCM self-test: %d checks\n", checks);
-    printf("mismatches = %d\n", mismatches);
-    return mismatches > 255 ? 255 : mismatches;
+    return snr_db(ref, test, from, to, delay);
 }
