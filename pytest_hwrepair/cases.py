@@ -48,11 +48,11 @@ class OracleSpec(_Model):
     build: str | None = None
     run: str | None = None
     assets: list[str] = []
-    timeout: float = Field(10.0, gt=0)
+    timeout: float = Field(10.0, gt=0, allow_inf_nan=False)
     stdout: str | None = None
     compare: str = "stdout"
-    tolerance: float = Field(0.0, ge=0)
-    rel_tolerance: float = Field(0.0, ge=0)
+    tolerance: float = Field(0.0, ge=0, allow_inf_nan=False)
+    rel_tolerance: float = Field(0.0, ge=0, allow_inf_nan=False)
     expected: str | None = None
     # rtl
     top: str | None = None
@@ -83,8 +83,17 @@ class OracleSpec(_Model):
 
 class StrongOracle(_Model):
     kind: str
-    timeout: float = Field(30.0, gt=0)
+    timeout: float = Field(30.0, gt=0, allow_inf_nan=False)
     runs: int = Field(20, gt=0)
+    # hls-diff (its oracle module checks what depends on the kind)
+    seeds: int = Field(8, ge=1, le=1000)
+    run: str | None = None
+    build: str | None = None
+    compare: str | None = None
+    tolerance: float | None = Field(None, ge=0, allow_inf_nan=False)
+    rel_tolerance: float | None = Field(None, ge=0, allow_inf_nan=False)
+    sanitize: bool = False
+    variants: list[dict[str, str]] = []
 
 
 class Bug(_Model):
@@ -169,6 +178,9 @@ class CaseModel(_Model):
             for bug in self.bug:
                 if bug.bucket is None:
                     raise ValueError(f"[{bug.id}] bucket: required for cuda bugs ({', '.join(CUDA_BUCKETS)})")
+        if self.oracle.expected is not None and self.oracle.expected in (*self.sources, *self.data):
+            raise ValueError(f"oracle.expected: {self.oracle.expected!r} is also a source or data file; "
+                             "the expected output must never be copied into the workspace")
         needs_cmd = self.oracle.kind in ("exit-code", "output-diff", "cuda")
         if needs_cmd and not (self.oracle.build and self.oracle.run):
             raise ValueError("oracle.build: build and run commands are required for this oracle kind")

@@ -19,7 +19,7 @@ from typing import Any
 
 from .cases import Bug, Case
 from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
-from .oracles import Oracle, OracleContext, make_oracle
+from .oracles import STRONG_ON_PASS_ONLY, Oracle, OracleContext, make_oracle
 from .oracles.base import content_hash, locked, populate
 from .oracles.rtl import strong_result
 from .results import RunDir, SampleRecord, now, patch_sha, sample_key
@@ -214,7 +214,8 @@ class _Trajectory:
             verdict = _guarded(lambda: self.oracle.check(ws, self.harness.sandbox))
         strong = None
         if case.model.strong_oracle is not None and verdict.outcome in (Outcome.PASSED, Outcome.FAILED) \
-                and verdict.category not in (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL):
+                and verdict.category not in (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL) \
+                and (verdict.passed or case.model.strong_oracle.kind not in STRONG_ON_PASS_ONLY):
             strong_verdict = self._strong(task, text)
             if strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED):
                 strong = strong_result(strong_verdict)  # None when the stronger check could not decide

@@ -64,7 +64,7 @@ def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int) -> UntrustedText:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UntrustedFileError(f"{name!r} is not a regular file")
+            raise UntrustedFileError(f"{name!r} is not a regular file ({_kind(info.st_mode)})")
         chunks: list[bytes] = []
         got = 0
         while got <= cap and (chunk := os.read(fd, min(1 << 20, cap + 1 - got))):
@@ -76,6 +76,14 @@ def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int) -> UntrustedText:
         return UntrustedText(kept.decode("utf-8", errors="replace"), dropped)
     finally:
         os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a plain file"
 
 
 def cap_text(text: str, cap: int) -> str:

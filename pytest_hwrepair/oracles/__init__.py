@@ -8,6 +8,7 @@ from ..cases import Case
 from .base import Oracle, OracleContext, OracleFactory
 from .cuda import CudaOracle
 from .hls import ExitCodeOracle, OutputDiffOracle
+from .hls_diff import HlsDiffOracle
 from .rtl import RtlEquivOracle, RtlLintOracle, RtlSimOracle
 
 ORACLES: dict[str, OracleFactory] = {
@@ -17,7 +18,10 @@ ORACLES: dict[str, OracleFactory] = {
     "rtl-sim": RtlSimOracle,
     "rtl-equiv": RtlEquivOracle,
     "cuda": CudaOracle,
+    "hls-diff": HlsDiffOracle,
 }
+# Strong oracles that judge only candidates the suite oracle passed (the others also judge failures).
+STRONG_ON_PASS_ONLY = frozenset({"hls-diff"})
 
 
 def make_oracle(case: Case, ctx: OracleContext) -> Oracle:
@@ -31,4 +35,4 @@ def make_oracle(case: Case, ctx: OracleContext) -> Oracle:
     return factory(case, replace(ctx, limits=replace(ctx.limits, toolchain=case.domain)))
 
 
-__all__ = ["ORACLES", "Oracle", "OracleContext", "make_oracle"]
+__all__ = ["ORACLES", "STRONG_ON_PASS_ONLY", "Oracle", "OracleContext", "make_oracle"]
