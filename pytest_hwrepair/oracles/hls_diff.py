@@ -71,7 +71,8 @@ def parse_spec(case: Case) -> HlsDiffSpec:
     compare = strong.compare or suite.compare
     _check(case, SEED in run, "run", f"{run!r} must contain {SEED} (the driver runs once per seed)")
     _check(case, bool(_COMPARE.match(compare)), "compare", f"{compare!r} must be stdout, stderr or file:NAME")
-    _check(case, ".." not in Path(compare).parts, "compare", f"{compare!r} must name a file inside the workspace")
+    inside = ".." not in Path(compare.removeprefix("file:")).parts
+    _check(case, inside, "compare", f"{compare!r} must name a file inside the workspace")
     sanitize = sanitized_build(build) if strong.sanitize else None
     _check(case, not strong.sanitize or sanitize is not None, "sanitize",
            f"the build {build!r} must start with gcc, cc or clang to add the sanitizer flags")
@@ -85,10 +86,9 @@ def parse_spec(case: Case) -> HlsDiffSpec:
 def _variants(case: Case, strong: StrongOracle) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
     for index, variant in enumerate(strong.variants, 1):
-        keys = set(variant)
+        unknown = sorted(set(variant) - VARIANT_KEYS)
         where = f"variants[{index}]"
-        _check(case, keys <= VARIANT_KEYS, where, f"unknown key {sorted(keys - VARIANT_KEYS)[0]!r} "
-                                                 "(allowed: build, run)")
+        _check(case, not unknown, where, f"unknown key {unknown[0] if unknown else ''!r} (allowed: build, run)")
         _check(case, all(variant.get(k, "").strip() for k in VARIANT_KEYS), where, "needs a build and a run command")
         found.append((variant["build"], variant["run"]))
     return tuple(found)

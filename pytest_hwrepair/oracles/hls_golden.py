@@ -116,12 +116,12 @@ def _run_golden(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[S
 
 def _golden_problem(step: Step, result: StepResult) -> str | None:
     ex = result.ex
+    if step.sanitized and (report := sanitizer_report(ex)):
+        return f"sanitizer report: {report}"
     if ex.timed_out:
         return f"timed out after {ex.duration:.1f}s"
     if ex.returncode != 0:
-        return f"exit status {ex.returncode}: {ex.tail(3)}"
-    if step.sanitized and (report := sanitizer_report(ex)):
-        return f"sanitizer report: {report}"
+        return f"exit status {ex.returncode}: " + " | ".join(ex.tail(3).splitlines())
     if result.output is not None and result.output.problem is not None:
         return result.output.problem
     return None

@@ -37,7 +37,7 @@ def read_output(workspace: Path, compare: str, ex: Execution, cap: int = READ_CA
             return Output(problem=f"{compare} exceeded the capture limit")
         return Output(ex.stderr if compare == "stderr" else ex.stdout)
     try:
-        got = read_untrusted(workspace, name, cap)
+        got = read_untrusted(workspace, name, cap, whole=True)
     except UntrustedFileError as exc:
         return Output(problem=f"output {exc}; it is not read")
     except FileNotFoundError:
