@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.hls_diff import parse_spec
 from pytest_hwrepair.results import RunDir, SampleRecord
 from pytest_hwrepair.run import Harness, SampleSpec, execute
+from pytest_hwrepair.sandbox.base import Limits
+from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.validate import validate
 from pytest_hwrepair.verdict import CaseError, Category, Outcome
 
-from .hls_diff_helpers import SpySandbox, edited, make_case, searchable_tmp, strong, suite
+from .hls_diff_helpers import SpySandbox, edited, make_case, searchable_tmp, strong, suite, workspace_for
 
 
 @pytest.fixture
@@ -220,3 +223,14 @@ def test_validate_rejects_a_case_whose_golden_fails_its_strong_oracle(tmp_path: 
     assert [c.status for c in checks] == ["rejected"]
     assert checks[0].reason.startswith("reference fails the strong oracle: [error] ")
     assert "the golden sources fail seed 3" in checks[0].reason
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="steps run under their own uid only when the harness is root")
+def test_a_step_cannot_read_the_golden_cache(tmp_path: Path) -> None:
+    case = make_case(tmp_path, "clip", strong="seeds = 1")
+    assert strong(tmp_path, case).passed
+    cached = next((tmp_path / "cache" / "golden").glob("*.txt"))
+    ws = workspace_for(tmp_path, case, None)
+    # Without bubblewrap the step sees the host's /tmp, as a sandbox sees a cache inside a checkout.
+    ex = LocalSandbox(isolate=False).run(ws, f"cat {cached}; ls {cached.parent}", timeout=10, limits=Limits())
+    assert ex.returncode != 0 and "Permission denied" in ex.stderr and "sum" not in ex.stdout

@@ -96,7 +96,10 @@ def golden_outputs(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tupl
     def produce() -> str:
         return json.dumps(_run_golden(case, ctx, sandbox, steps, timeout))
 
-    return dict(json.loads(cached_text(ctx.cache_dir / "golden", key, produce)))
+    folder = ctx.cache_dir / "golden"
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)  # steps run under their own uid: they cannot list or read the golden outputs
+    return dict(json.loads(cached_text(folder, key, produce)))
 
 
 def _run_golden(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
