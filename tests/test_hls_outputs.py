@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_hwrepair.cases import Case
+from pytest_hwrepair.oracles.hls_outputs import compare_outputs
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
 
 from .hls_diff_helpers import edited, make_case, searchable_tmp, strong, suite
@@ -127,3 +128,11 @@ def test_summary_shows_a_capped_token(tmp_path: Path) -> None:
     long_token = edited(case, 'printf("sum = %ld\\n", got);', 'printf("sum = %ld%0500d\\n", got, 7);')
     verdict = suite(tmp_path, case, long_token)
     assert verdict.outcome is Outcome.FAILED and len(verdict.summary) < 200 and "...'" in verdict.summary
+
+
+def test_mismatch_in_a_sectioned_output_names_the_section() -> None:
+    expected = "@keys i32 3\n1\n2\n3\n@count i32 1\n3\n"
+    assert compare_outputs(expected, expected.replace("\n3\n@", "\n4\n@"), 0, 0) == (
+        "first mismatch at token 6 (line 4, in @keys): expected '3', got '4'")
+    assert compare_outputs(expected, expected.replace("i32 1", "i32 2"), 0, 0) == (
+        "first mismatch at token 9 (line 5, in @count): expected '1', got '2'")

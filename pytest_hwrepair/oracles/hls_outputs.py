@@ -87,7 +87,8 @@ def compare_outputs(expected: str, got: str, tol: float, rel: float) -> str | No
         if _NUMBER.match(a) and _NUMBER.match(b) and _close(float(a), float(b), tol, rel):
             continue
         line = _line_of(expected, index)
-        return f"first mismatch at token {index + 1} (line {line}): expected {show(a)}, got {show(b)}"
+        where = f"line {line}" + (f", in {section}" if (section := _section_of(expected, line)) else "")
+        return f"first mismatch at token {index + 1} ({where}): expected {show(a)}, got {show(b)}"
     if len(exp_tokens) != len(got_tokens):
         return f"output has {len(got_tokens)} tokens, the reference has {len(exp_tokens)}"
     return None
@@ -109,3 +110,11 @@ def _line_of(text: str, token_index: int) -> int:
         if count > token_index:
             return number
     return number
+
+
+def _section_of(text: str, line: int) -> str | None:
+    """The `@name` header above a line, for outputs written in sections (the mach data format)."""
+    for row in reversed(text.splitlines()[:line]):
+        if row.startswith("@"):
+            return row.split()[0]
+    return None
