@@ -25,6 +25,10 @@ def load_case(path: Path, *, strict: bool = False) -> Case:
     if problem:
         raise CaseError(f"{path}: {problem}")
     model = model.model_copy(update=_typed_oracles(path, model, raw))
+    for name, field in model.oracle.case_files("oracle"):
+        if name in (*model.sources, *model.data):
+            raise CaseError(f"{path}: {field}: {name!r} is also a source or data file; the expected output "
+                            "must never be copied into the workspace")
     check_unknown(path, model, strict)
     case = Case(path, model, read_files(path, model))
     for bug in model.bug:

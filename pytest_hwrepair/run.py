@@ -200,6 +200,9 @@ class _Trajectory:
         if self.sample.case.model.strong_oracle is None or verdict.outcome not in (Outcome.PASSED, Outcome.FAILED) \
                 or verdict.category in NOT_JUDGED_STRONG:
             return verdict, None
+        strong_kind = kind_of(self.sample.case.model.strong_oracle.kind)
+        if strong_kind is not None and strong_kind.strong_on_pass_only and not verdict.passed:
+            return verdict, None
         kind, strong_verdict = self._strong(files)
         decided = kind is not None and strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED)
         strong = kind.decide(strong_verdict) if kind is not None and decided else None

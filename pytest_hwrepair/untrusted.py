@@ -37,8 +37,11 @@ def truncation_marker(dropped: int) -> str:
     return TRUNCATED.format(dropped=dropped)
 
 
-def read_untrusted(root: Path, name: str, cap: int = READ_CAP) -> UntrustedText:
-    """Read `root/name` without following any link on the way; raises UntrustedFileError or OSError."""
+def read_untrusted(root: Path, name: str, cap: int = READ_CAP, *, whole: bool = False) -> UntrustedText:
+    """Read `root/name` without following any link on the way; raises UntrustedFileError or OSError.
+
+    With `whole`, a file larger than `cap` is refused before any of it is read.
+    """
     parts = Path(name).parts
     if Path(name).is_absolute() or ".." in parts or not parts:
         raise UntrustedFileError(f"{name!r}: not a relative path inside the workspace")
@@ -48,12 +51,12 @@ def read_untrusted(root: Path, name: str, cap: int = READ_CAP) -> UntrustedText:
             nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
             os.close(fd)
             fd = nxt
-        return _read_leaf(fd, parts[-1], name, cap)
+        return _read_leaf(fd, parts[-1], name, cap, whole)
     finally:
         os.close(fd)
 
 
-def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int) -> UntrustedText:
+def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int, whole: bool) -> UntrustedText:
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: a symlink fails (ELOOP).
         fd = os.open(leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
@@ -64,7 +67,9 @@ def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int) -> UntrustedText:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UntrustedFileError(f"{name!r} is not a regular file")
+            raise UntrustedFileError(f"{name!r} is not a regular file ({_kind(info.st_mode)})")
+        if whole and info.st_size > cap:
+            raise UntrustedFileError(f"{name!r} has {info.st_size} bytes, more than the {cap}-byte read cap")
         chunks: list[bytes] = []
         got = 0
         while got <= cap and (chunk := os.read(fd, min(1 << 20, cap + 1 - got))):
@@ -84,6 +89,14 @@ def read_optional(root: Path, name: str, cap: int = READ_CAP) -> str | None:
         return read_untrusted(root, name, cap).text
     except (OSError, UntrustedFileError):
         return None
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a plain file"
 
 
 def cap_text(text: str, cap: int) -> str:

@@ -48,6 +48,9 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
             return BugCheck(path, bug.id, "rejected", f"harness error on {name}: {v.summary}", **shown)
     if rv.outcome is Outcome.FAILED:
         return BugCheck(path, bug.id, "rejected", f"reference fails: [{rv.category.value}] {rv.summary}", **shown)
+    strong = _strong_problem(ref)
+    if strong:
+        return BugCheck(path, bug.id, "rejected", strong, **shown)
     if nv.outcome is Outcome.PASSED:
         return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
     if nv.outcome is Outcome.SKIPPED:
@@ -59,6 +62,16 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     if problem:
         return BugCheck(path, bug.id, "rejected", problem, **shown)
     return BugCheck(path, bug.id, "accepted", **shown)
+
+
+def _strong_problem(ref: SampleResult) -> str:
+    """The golden design must pass its own strong oracle (an ERROR there is a broken case)."""
+    strong = ref.verdict.metrics.get("strong")
+    if not isinstance(strong, dict) or strong.get("outcome") not in (Outcome.FAILED.value, Outcome.ERROR.value):
+        return ""
+    if strong.get("metrics", {}).get("equiv") is not None:
+        return ""  # rtl Tier F: undecided or bounded proofs are reported by the rtl checks
+    return f"reference fails the strong oracle: [{strong.get('outcome')}] {strong.get('summary', '')}"
 
 
 def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -> str:

@@ -54,3 +54,11 @@ def test_names_outside_the_workspace_are_refused(tmp_path: Path, name: str) -> N
 def test_cap_text_marks_the_cut() -> None:
     assert cap_text("abc", 5) == "abc"
     assert cap_text("abcdef", 3).startswith("abc\n[... truncated: 3 more bytes")
+
+
+def test_whole_refuses_a_file_over_the_cap_before_reading(tmp_path: Path) -> None:
+    with open(tmp_path / "big", "wb") as fh:
+        fh.truncate(200 << 20)
+    with pytest.raises(UntrustedFileError, match="has 209715200 bytes, more than the 1024-byte read cap"):
+        read_untrusted(tmp_path, "big", cap=1024, whole=True)
+    assert read_untrusted(tmp_path, "big", cap=1024).dropped == (200 << 20) - 1024

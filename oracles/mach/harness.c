@@ -4,6 +4,7 @@
  *
  * Exit status: 0 success, 1 usage / I/O error, 2 malformed or missing input,
  * 3 a kernel wrote outside one of its buffers, other = returned by h_kernel.
+ * With --seed N (N >= 1) the inputs come from h_generate() instead of input.data.
  */
 #include "harness.h"
 
@@ -175,6 +176,170 @@ static void load_input(const char *path)
     fclose(f);
 }
 
+void *h_define(const char *name, htype_t type, size_t count)
+{
+    struct section *s;
+
+    if (n_sections == MAX_SECTIONS)
+        die(2, "too many sections", NULL);
+    s = &sections[n_sections++];
+    copy_name(s->name, name);
+    s->type = type;
+    s->count = count;
+    s->data = calloc(count * type_sizes[type] + 1, 1);
+    if (!s->data)
+        die(1, "out of memory", NULL);
+    return s->data;
+}
+
+void h_define_param(const char *name, long long value)
+{
+    int32_t *p = h_define(name, HT_I32, 1);
+    p[0] = (int32_t)value;
+}
+
+/* splitmix64 (Steele, Lea & Flood, OOPSLA 2014): a 64-bit counter passed
+ * through a bijective mixer; its state is the --seed value. */
+static uint64_t rng_state;
+
+uint64_t h_rand(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t h_below(uint64_t n)
+{
+    return n ? h_rand() % n : 0;
+}
+
+double h_uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(h_rand() >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static int64_t key_in(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)h_below((uint64_t)(hi - lo) + 1);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void h_keys(int64_t *keys, size_t n, unsigned pattern, int64_t lo, int64_t hi)
+{
+    int64_t pool[4], high, special[5];
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        keys[i] = key_in(lo, hi);
+    switch (pattern % 8) {
+    case 1:
+        for (i = 0; i < 4; i++)
+            pool[i] = key_in(lo, hi);
+        for (i = 0; i < n; i++)
+            keys[i] = pool[h_below(4)];
+        break;
+    case 2:
+        high = lo + ((key_in(lo, hi - 15) - lo) & ~(int64_t)15);
+        for (i = 0; i < n; i++)
+            keys[i] = high + (int64_t)h_below(16);
+        break;
+    case 3:
+    case 4:
+        qsort(keys, n, sizeof *keys, cmp_key);
+        if (pattern % 8 == 4)
+            for (i = 0; i < n / 2; i++) {
+                high = keys[i];
+                keys[i] = keys[n - 1 - i];
+                keys[n - 1 - i] = high;
+            }
+        break;
+    case 5:
+        for (i = 1; i < n; i++)
+            keys[i] = keys[0];
+        break;
+    case 6:
+        special[0] = lo; special[1] = hi; special[2] = lo + 1; special[3] = hi - 1;
+        special[4] = lo + (hi - lo) / 2;
+        for (i = 0; i < n; i += 3)
+            keys[h_below(n)] = special[h_below(5)];
+        break;
+    case 7:
+        for (i = 0; i < n; i++)
+            keys[i] = lo + (int64_t)h_below(16);
+        break;
+    default:
+        break;
+    }
+}
+
+void h_matrix(double *m, int n, unsigned pattern, int second)
+{
+    int i, j;
+    double scale;
+
+    for (i = 0; i < n * n; i++)
+        m[i] = h_uniform(-1.0, 1.0);
+    switch (pattern % 8) {
+    case 1:
+    case 2:
+        if ((pattern % 8 == 1) == (second != 0))
+            for (i = 0; i < n; i++)
+                for (j = 0; j < n; j++)
+                    m[i * n + j] = i == j ? 1.0 : 0.0;
+        break;
+    case 3:
+        if (!second)
+            for (i = 0; i < n * n; i++)
+                m[i] = 0.0;
+        break;
+    case 4:
+        for (i = 0; i < n * n; i++)
+            m[i] = (double)((int)h_below(17) - 8);
+        break;
+    case 5:
+        for (i = 0; i < n * n; i++)
+            m[i] = 1.0;
+        break;
+    case 6:
+        for (i = 0; i < n; i++) {
+            scale = ldexp(1.0, (int)h_below(21) - 10);
+            for (j = 0; j < n; j++)
+                m[i * n + j] *= scale;
+        }
+        break;
+    case 7:
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++)
+                if (second ? j > i : j < i)
+                    m[i * n + j] = 0.0;
+        break;
+    default:
+        break;
+    }
+}
+
+void h_permutation(int32_t *p, int n)
+{
+    int i, j;
+    int32_t t;
+
+    for (i = 0; i < n; i++)
+        p[i] = i;
+    for (i = n - 1; i > 0; i--) {
+        j = (int)h_below((uint64_t)i + 1);
+        t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+}
+
 static struct section *find_section(const char *name)
 {
     int i;
@@ -315,15 +480,36 @@ static void write_output(const char *path)
         die(1, "cannot write output", path);
 }
 
+/* The --seed value: decimal digits only, at most 18 of them. */
+static int parse_seed(const char *s, uint64_t *seed)
+{
+    size_t n = strlen(s), i;
+
+    if (n == 0 || n > 18)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    *seed = strtoull(s, NULL, 10);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     int rc;
+    uint64_t seed = 0;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s input.data output.data\n", argv[0]);
+    if (argc != 3 && !(argc == 5 && strcmp(argv[3], "--seed") == 0 && parse_seed(argv[4], &seed))) {
+        fprintf(stderr, "usage: %s input.data output.data [--seed N]\n", argv[0]);
         return 1;
     }
-    load_input(argv[1]);
+    if (seed == 0) {
+        load_input(argv[1]);
+    } else {
+        rng_state = seed;
+        if (h_generate(seed) != 0)
+            die(2, "no inputs for this seed", argv[4]);
+    }
     rc = h_kernel();
     check_guards();
     if (rc != 0)

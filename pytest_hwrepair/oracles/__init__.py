@@ -10,9 +10,10 @@ from ..cases import Case
 from .base import Oracle, OracleContext, OracleFactory, OracleKind, OracleOptions
 from .cuda import CUDA
 from .hls import EXIT_CODE, OUTPUT_DIFF
+from .hls_diff import HLS_DIFF
 from .rtl import RTL_EQUIV, RTL_LINT, RTL_SIM
 
-BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA)
+BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF)
 
 
 @cache

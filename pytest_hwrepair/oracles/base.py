@@ -86,6 +86,7 @@ class OracleKind:
     # May a verdict be reused for an identical workspace within a run? Not when it measures time.
     reusable: bool = True
     needs_gpu: bool = False  # its runtime stage needs a CUDA device (items get the `gpu` marker)
+    strong_on_pass_only: bool = False  # as the strong oracle, judges only what the suite oracle passed
     decide: Callable[[Verdict], bool | None] = passed_or_none
 
 

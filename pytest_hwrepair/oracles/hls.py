@@ -1,8 +1,13 @@
-"""HLS oracles: `exit-code` (self-checking programs) and `output-diff` (against the reference)."""
+"""HLS oracles: `exit-code` and `output-diff`, both differential against the golden build.
+
+The harness decides: the candidate's program only produces output, read as untrusted data (no links,
+regular files only, capped), and compared with the golden output the candidate never sees — the
+case's `expected` file (read from the case, never placed in a workspace) or the output of the case's
+own sources built and run in a scratch workspace, cached by content hash.
+"""
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
@@ -11,16 +16,12 @@ from pydantic import Field, field_validator
 from ..cases import MAX_TOLERANCE, Case, OracleSpec, compile_regex, path_problem
 from ..sandbox.base import Execution, Sandbox
 from ..verdict import Category, Verdict
-from .base import (
-    OracleContext,
-    OracleKind,
-    cached_text,
-    content_hash,
-    populate,
-    scratch_workspace,
-    step_failure,
-    typed_spec,
-)
+from .base import OracleContext, OracleKind, step_failure, typed_spec
+from .hls_golden import GoldenError, Step, golden_outputs
+from .hls_outputs import compare_outputs, read_output
+
+RUN = "run"
+
 
 
 class BuildRunSpec(OracleSpec):
@@ -58,21 +59,29 @@ class BuildRunSpec(OracleSpec):
 
 
 class BuildRunOracle:
-    """Build, then run; subclasses judge the run's output."""
+    """Build, then run; subclasses judge the run's output against the golden one."""
+
+    kind = "hls"
+    compare = "stdout"
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, BuildRunSpec)
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
+        try:
+            return self._check(workspace, sandbox)
+        except GoldenError as exc:
+            return Verdict.error(str(exc))
+
+    def _check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
-        steps = (("build", self.spec.build), ("run", self.spec.run))
         ran: Execution | None = None
-        for stage, argv in steps:
+        for stage, argv in (("build", self.spec.build), (RUN, self.spec.run)):
             ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=self.ctx.limits)
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
             if failure is not None:
-                if stage == "run" and ex.signal is None and not ex.timed_out:
+                if stage == RUN and ex.signal is None and not ex.timed_out:
                     failure = self.nonzero_exit(ex, failure)
                 return failure.with_durations(durations)
             ran = ex
@@ -85,9 +94,29 @@ class BuildRunOracle:
     def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
         raise NotImplementedError
 
+    def steps(self) -> tuple[Step, ...]:
+        assert self.spec.build is not None and self.spec.run is not None
+        return Step("build", self.spec.build), Step(RUN, self.spec.run, self.compare)
+
+    def reference(self, sandbox: Sandbox) -> str:
+        """The golden output of the run: built from the case's own sources, cached by content hash."""
+        return golden_outputs(self.case, self.ctx, sandbox, self.steps(), self.spec.timeout, self.kind)[RUN]
+
+    def differs(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict | None:
+        """The failing verdict when the run's output is unreadable or differs from the golden one."""
+        got = read_output(workspace, self.compare, ex)
+        if got.problem is not None:
+            return Verdict.fail(Category.TEST_FAIL, got.problem, log_tail=ex.tail())
+        mismatch = compare_outputs(self.reference(sandbox), got.text, self.spec.tolerance, self.spec.rel_tolerance)
+        if mismatch is not None:
+            return Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(), metrics={"mismatch": mismatch})
+        return None
+
 
 class ExitCodeOracle(BuildRunOracle):
-    """Passes when the program exits 0 and its stdout matches the declared regex."""
+    """Passes on exit status 0, stdout matching the declared regex, and stdout equal to the golden run's."""
+
+    kind = "exit-code"
 
     def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
         # A self-checking program that exits non-zero reported mismatches: a wrong answer, not a crash.
@@ -99,93 +128,35 @@ class ExitCodeOracle(BuildRunOracle):
         if pattern is not None and not re.search(pattern, ex.stdout, re.MULTILINE):
             return Verdict.fail(Category.TEST_FAIL, f"stdout does not match {pattern!r}",
                                 log_tail=ex.tail())
-        return Verdict.ok("exit status 0" + (f", stdout matches {pattern!r}" if pattern else ""))
+        # A printed verdict is never trusted by itself: the whole stdout must be the golden one.
+        failure = self.differs(workspace, ex, sandbox)
+        if failure is not None:
+            return Verdict.fail(Category.TEST_FAIL, f"stdout differs from the golden run: {failure.summary}",
+                                log_tail=failure.log_tail, metrics=dict(failure.metrics))
+        return Verdict.ok("exit status 0" + (f", stdout matches {pattern!r}" if pattern else "")
+                          + ", stdout equals the golden run's")
 
 
 class OutputDiffOracle(BuildRunOracle):
     """Compares the candidate's output with the reference output, exactly or within tolerances."""
 
-    def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
-        got = self._output(workspace, ex)
-        if got is None:
-            return Verdict.fail(Category.TEST_FAIL, f"{self.spec.compare}: output file missing", log_tail=ex.tail())
-        if ex.truncated and self.spec.compare in ("stdout", "stderr"):
-            return Verdict.fail(Category.TEST_FAIL, "output exceeded the capture limit", log_tail=ex.tail())
-        expected = self.reference(sandbox)
-        mismatch = compare_outputs(expected, got, self.spec.tolerance, self.spec.rel_tolerance)
-        if mismatch is not None:
-            return Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(),
-                                metrics={"mismatch": mismatch})
-        return Verdict.ok("output matches the reference")
+    kind = "output-diff"
 
-    def _output(self, workspace: Path, ex: Execution) -> str | None:
-        if self.spec.compare == "stdout":
-            return ex.stdout
-        if self.spec.compare == "stderr":
-            return ex.stderr
-        path = workspace / self.spec.compare.removeprefix("file:")
-        try:
-            return path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
+    def __init__(self, case: Case, ctx: OracleContext) -> None:
+        super().__init__(case, ctx)
+        self.compare = self.spec.compare
+
+    def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
+        return self.differs(workspace, ex, sandbox) or Verdict.ok("output matches the reference")
 
     def reference(self, sandbox: Sandbox) -> str:
-        """The golden output: the `expected` file, else the reference build's output (cached)."""
+        """The golden output: the case's `expected` file, else the golden build's output (cached)."""
         if self.spec.expected is not None:
             return self.case.files[self.spec.expected]
-        key = content_hash("output-diff", self.case.digest)
-        return cached_text(self.ctx.cache_dir / "reference", key, lambda: self._produce_reference(sandbox))
-
-    def _produce_reference(self, sandbox: Sandbox) -> str:
-        with scratch_workspace() as ws:
-            populate(ws, self.case, {n: self.case.files[n] for n in self.case.model.sources})
-            for argv in (self.spec.build, self.spec.run):
-                ex = sandbox.run(ws, argv, timeout=self.spec.timeout, limits=self.ctx.limits)
-                if not ex.ok:
-                    raise RuntimeError(f"{self.case.path}: the reference sources fail `{argv}`: {ex.tail(5)}")
-            out = self._output(ws, ex)
-            if out is None:
-                raise RuntimeError(f"{self.case.path}: the reference run wrote no {self.spec.compare}")
-            return out
+        return super().reference(sandbox)
 
 
-_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|inf|nan|infinity)$", re.IGNORECASE)
-
-
-def compare_outputs(expected: str, got: str, tol: float, rel: float) -> str | None:
-    """None when equal; else a one-line description of the first difference."""
-    if tol == 0 and rel == 0:
-        if expected.split() == got.split():
-            return None
-    exp_tokens, got_tokens = expected.split(), got.split()
-    for index, (a, b) in enumerate(zip(exp_tokens, got_tokens)):
-        if a == b:
-            continue
-        if _NUMBER.match(a) and _NUMBER.match(b) and _close(float(a), float(b), tol, rel):
-            continue
-        line = _line_of(expected, index)
-        return f"first mismatch at token {index + 1} (line {line}): expected {a!r}, got {b!r}"
-    if len(exp_tokens) != len(got_tokens):
-        return f"output has {len(got_tokens)} tokens, the reference has {len(exp_tokens)}"
-    return None
-
-
-def _close(a: float, b: float, tol: float, rel: float) -> bool:
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    if math.isinf(a) or math.isinf(b):
-        return a == b
-    return abs(a - b) <= tol or abs(a - b) <= rel * abs(a)
-
-
-def _line_of(text: str, token_index: int) -> int:
-    count = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        count += len(line.split())
-        if count > token_index:
-            return number
-    return number if text else 0
-
+__all__ = ["BuildRunOracle", "ExitCodeOracle", "OutputDiffOracle", "compare_outputs"]
 
 
 EXIT_CODE = OracleKind("exit-code", ("hls",), ExitCodeOracle, BuildRunSpec)
