@@ -4,38 +4,25 @@
  * Specification: three Level 3 BLAS xGEMM operations with alpha = 1,
  * beta = 0 (Dongarra et al., ACM TOMS 16(1), 1990): E := A*B, F := C*D,
  * G := E*F.  Double precision.
+ *
+ * Interface: kernel_3mm() is the design's top function; the dataset size is
+ * fixed at compile time (-DNI=.. -DNJ=.. -DNK=.. -DNL=.. -DNM=..).
  */
-#include <stdio.h>
-
+#ifndef NI
 #define NI 16
+#endif
+#ifndef NJ
 #define NJ 18
+#endif
+#ifndef NK
 #define NK 20
+#endif
+#ifndef NL
 #define NL 22
+#endif
+#ifndef NM
 #define NM 24
-
-static double A[NI][NK];
-static double B[NK][NJ];
-static double C[NJ][NM];
-static double D[NM][NL];
-static double E[NI][NJ];
-static double F[NJ][NL];
-static double G[NI][NL];
-
-static void init_data(void)
-{
-    for (int i = 0; i < NI; i++)
-        for (int k = 0; k < NK; k++)
-            A[i][k] = (double)((i * k + 1) % NI) / (5 * NI);
-    for (int k = 0; k < NK; k++)
-        for (int j = 0; j < NJ; j++)
-            B[k][j] = (double)((k * (j + 1) + 2) % NJ) / (5 * NJ);
-    for (int j = 0; j < NJ; j++)
-        for (int m = 0; m < NM; m++)
-            C[j][m] = (double)(j * (m + 3) % NL) / (5 * NL);
-    for (int m = 0; m < NM; m++)
-        for (int l = 0; l < NL; l++)
-            D[m][l] = (double)((m * (l + 2) + 2) % NK) / (5 * NK);
-}
+#endif
 
 /* Out := X * Y for row-major X (rows x inner) and Y (inner x cols) */
 static void matmul(int rows, int inner, int cols,
@@ -51,19 +38,10 @@ static void matmul(int rows, int inner, int cols,
     }
 }
 
-static void kernel_3mm(void)
+void kernel_3mm(double E[NI][NJ], double F[NJ][NL], double G[NI][NL],
+                double A[NI][NK], double B[NK][NJ], double C[NJ][NM], double D[NM][NL])
 {
     matmul(NI, NK, NJ, &A[0][0], &B[0][0], &E[0][0]);
     matmul(NJ, NM, NL, &C[0][0], &D[0][0], &F[0][0]);
     matmul(NI, NJ, NL, &E[0][0], &F[0][0], &G[0][0]);
-}
-
-int main(void)
-{
-    init_data();
-    kernel_3mm();
-    for (int i = 0; i < NI; i++)
-        for (int l = 0; l < NL; l++)
-            printf("%.17g%c", G[i][l], l == NL - 1 ? '\n' : ' ');
-    return 0;
 }

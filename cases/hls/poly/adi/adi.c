@@ -12,23 +12,17 @@
  * and the same with the axes exchanged, r = dt / dx^2.  The tridiagonal
  * systems are solved with the Thomas algorithm (Golub and Van Loan,
  * "Matrix Computations", 4th ed., algorithm 4.3.6).  Double precision.
+ *
+ * Interface: kernel_adi() is the design's top function; U holds the grid,
+ * V the half-step grid (its boundary equal to U's on entry).  The dataset
+ * size is fixed at compile time (-DN=.. -DTSTEPS=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 20
+#endif
+#ifndef TSTEPS
 #define TSTEPS 6
-
-static double U[N][N];
-static double V[N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            U[i][j] = (double)((i * 3 + j * 7) % N) / N;
-            V[i][j] = U[i][j];
-        }
-}
+#endif
 
 /*
  * Solve lo*x[i-1] + di*x[i] + up*x[i+1] = rhs[i] for i = 1 .. n-2, with the
@@ -50,7 +44,7 @@ static void thomas(int n, double lo, double di, double up,
         x[i] = dp[i] - cp[i] * x[i + 1];
 }
 
-static void kernel_adi(void)
+void kernel_adi(double U[N][N], double V[N][N])
 {
     const double dx = 1.0 / (N - 1);
     const double dt = 0.05 / TSTEPS;
@@ -79,14 +73,4 @@ static void kernel_adi(void)
                 U[i][j] = line[j];
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_adi();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", U[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -4,26 +4,18 @@
  * Specification: the normal-equations product used by least-squares methods
  * (Golub and Van Loan, "Matrix Computations", 4th ed., section 5.3): two
  * matrix-vector products, the second with the transpose.  Double precision.
+ *
+ * Interface: kernel_atax() is the design's top function; the dataset size is
+ * fixed at compile time (-DM=.. -DN=..).
  */
-#include <stdio.h>
-
+#ifndef M
 #define M 22   /* rows of A */
+#endif
+#ifndef N
 #define N 26   /* columns of A */
+#endif
 
-static double A[M][N];
-static double x[N];
-static double y[N];
-
-static void init_data(void)
-{
-    for (int j = 0; j < N; j++)
-        x[j] = 1.0 + (double)j / N;
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            A[i][j] = (double)((i + j) % N) / (5 * M);
-}
-
-static void kernel_atax(void)
+void kernel_atax(double y[N], double A[M][N], double x[N])
 {
     double tmp[M];
 
@@ -36,13 +28,4 @@ static void kernel_atax(void)
         for (int j = 0; j < N; j++)
             y[j] += A[i][j] * tmp[i];
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_atax();
-    for (int j = 0; j < N; j++)
-        printf("%.17g\n", y[j]);
-    return 0;
 }

@@ -6,28 +6,18 @@
  * for Sparse Linear Systems", 2nd ed., algorithm 7.3) needs q := A*p and
  * s := A'*r in every iteration.  Both are computed in one sweep over A.
  * Double precision.
+ *
+ * Interface: kernel_bicg() is the design's top function; the dataset size is
+ * fixed at compile time (-DNR=.. -DNC=..).
  */
-#include <stdio.h>
-
+#ifndef NR
 #define NR 26  /* rows of A */
+#endif
+#ifndef NC
 #define NC 22  /* columns of A */
+#endif
 
-static double A[NR][NC];
-static double p[NC], q[NR];
-static double r[NR], s[NC];
-
-static void init_data(void)
-{
-    for (int j = 0; j < NC; j++)
-        p[j] = (double)(j % NC) / NC;
-    for (int i = 0; i < NR; i++) {
-        r[i] = (double)(i % NR) / NR;
-        for (int j = 0; j < NC; j++)
-            A[i][j] = (double)(i * (j + 1) % NR) / NR;
-    }
-}
-
-static void kernel_bicg(void)
+void kernel_bicg(double s[NC], double q[NR], double A[NR][NC], double p[NC], double r[NR])
 {
     for (int j = 0; j < NC; j++)
         s[j] = 0.0;
@@ -39,15 +29,4 @@ static void kernel_bicg(void)
         }
         q[i] = qi;
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_bicg();
-    for (int j = 0; j < NC; j++)
-        printf("s %.17g\n", s[j]);
-    for (int i = 0; i < NR; i++)
-        printf("q %.17g\n", q[i]);
-    return 0;
 }

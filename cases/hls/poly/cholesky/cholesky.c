@@ -6,34 +6,19 @@
  * Golub and Van Loan, "Matrix Computations", 4th ed., section 4.2.5:
  *     L[i][j] = (A[i][j] - sum_{k<j} L[i][k]*L[j][k]) / L[j][j],  j < i
  *     L[i][i] = sqrt(A[i][i] - sum_{k<i} L[i][k]^2)
- * The input is built as A = B*B' + N*I, which is positive definite.
  * The strictly upper triangle is not referenced.  Double precision.
+ *
+ * Interface: kernel_cholesky() is the design's top function; A must be
+ * symmetric positive definite.  The dataset size is fixed at compile time
+ * (-DN=..).
  */
-#include <stdio.h>
 #include <math.h>
 
+#ifndef N
 #define N 24
+#endif
 
-static double A[N][N];
-
-static void init_data(void)
-{
-    double B[N][N];
-
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            B[i][j] = (double)((i * 7 + j * 3 + 2) % N) / N - 0.5;
-    for (int i = 0; i < N; i++) {
-        for (int j = 0; j < N; j++) {
-            double s = 0.0;
-            for (int k = 0; k < N; k++)
-                s += B[i][k] * B[j][k];
-            A[i][j] = s + (i == j ? (double)N : 0.0);
-        }
-    }
-}
-
-static void kernel_cholesky(void)
+void kernel_cholesky(double A[N][N])
 {
     for (int i = 0; i < N; i++) {
         for (int j = 0; j < i; j++) {
@@ -47,14 +32,4 @@ static void kernel_cholesky(void)
             d -= A[i][k] * A[i][k];
         A[i][i] = sqrt(d);
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_cholesky();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j <= i; j++)
-            printf("%.17g%c", A[i][j], j == i ? '\n' : ' ');
-    return 0;
 }

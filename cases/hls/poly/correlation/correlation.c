@@ -7,28 +7,24 @@
  * standardising every column (mean 0, population standard deviation 1) and
  * taking scaled inner products.  A column whose standard deviation is below
  * EPS is treated as having deviation 1, so a constant column yields zero
- * correlation with every other column instead of a division by zero; the
- * data set below contains one such column.  Double precision.
+ * correlation with every other column instead of a division by zero.
+ * Double precision.
+ *
+ * Interface: kernel_correlation() is the design's top function; data is
+ * standardised in place.  The dataset size is fixed at compile time
+ * (-DNS=.. -DNV=..).
  */
-#include <stdio.h>
 #include <math.h>
 
+#ifndef NS
 #define NS 32   /* samples (rows) */
+#endif
+#ifndef NV
 #define NV 24   /* variables (columns) */
+#endif
 #define EPS 0.1
 
-static double data[NS][NV];
-static double corr[NV][NV];
-
-static void init_data(void)
-{
-    for (int i = 0; i < NS; i++)
-        for (int j = 0; j < NV; j++)
-            data[i][j] = (j == NV - 1) ? 2.5
-                       : (double)((i * (j + 1) + 3 * j) % 29) / 29.0 + 0.01 * i;
-}
-
-static void kernel_correlation(void)
+void kernel_correlation(double corr[NV][NV], double data[NS][NV])
 {
     double mean[NV], stddev[NV];
     const double sqrt_n = sqrt((double)NS);
@@ -63,14 +59,4 @@ static void kernel_correlation(void)
             corr[j][i] = acc;
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_correlation();
-    for (int i = 0; i < NV; i++)
-        for (int j = 0; j < NV; j++)
-            printf("%.17g%c", corr[i][j], j == NV - 1 ? '\n' : ' ');
-    return 0;
 }

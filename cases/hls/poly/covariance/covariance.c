@@ -6,23 +6,18 @@
  *     s_ij = 1/(n-1) * sum_k (x_ki - mean_i) * (x_kj - mean_j)
  * The data columns are centred in place, the upper triangle is computed
  * and mirrored.  Double precision.
+ *
+ * Interface: kernel_covariance() is the design's top function; the dataset
+ * size is fixed at compile time (-DNS=.. -DNV=.., NS >= 2).
  */
-#include <stdio.h>
-
+#ifndef NS
 #define NS 30   /* samples (rows) */
+#endif
+#ifndef NV
 #define NV 26   /* variables (columns) */
+#endif
 
-static double data[NS][NV];
-static double cov[NV][NV];
-
-static void init_data(void)
-{
-    for (int i = 0; i < NS; i++)
-        for (int j = 0; j < NV; j++)
-            data[i][j] = (double)((i * 11 + j * j + 5) % 37) / 37.0 + 0.02 * j;
-}
-
-static void kernel_covariance(void)
+void kernel_covariance(double cov[NV][NV], double data[NS][NV])
 {
     double mean[NV];
     const double inv = 1.0 / (NS - 1);
@@ -45,14 +40,4 @@ static void kernel_covariance(void)
             cov[j][i] = cov[i][j];
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_covariance();
-    for (int i = 0; i < NV; i++)
-        for (int j = 0; j < NV; j++)
-            printf("%.17g%c", cov[i][j], j == NV - 1 ? '\n' : ' ');
-    return 0;
 }

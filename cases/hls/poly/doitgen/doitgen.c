@@ -11,30 +11,24 @@
  *
  * The tensor is stored flat, the way an HLS design addresses one memory
  * bank: NP is a power of two, so the (r,q) row base is (r*NQ + q) << LOG2_NP.
+ *
+ * Interface: kernel_doitgen() is the design's top function; the dataset size
+ * is fixed at compile time (-DNR=.. -DNQ=.. -DLOG2_NP=..).
  */
-#include <stdio.h>
 #include <stdint.h>
 
+#ifndef NR
 #define NR 10
+#endif
+#ifndef NQ
 #define NQ 8
+#endif
+#ifndef LOG2_NP
 #define LOG2_NP 4
+#endif
 #define NP (1 << LOG2_NP)
 
-static int32_t A[NR * NQ * NP];
-static int32_t C4[NP][NP];
-
-static void init_data(void)
-{
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < NQ; q++)
-            for (int p = 0; p < NP; p++)
-                A[((r * NQ + q) << LOG2_NP) + p] = (r * q + p * 7 + 3) % 97 - 20;
-    for (int s = 0; s < NP; s++)
-        for (int p = 0; p < NP; p++)
-            C4[s][p] = 3 * ((s * p * 5 + 11) % 97) - 60;
-}
-
-static void kernel_doitgen(void)
+void kernel_doitgen(int32_t A[NR * NQ * NP], int32_t C4[NP][NP])
 {
     int32_t sum[NP];
 
@@ -50,18 +44,4 @@ static void kernel_doitgen(void)
                 row[p] = sum[p];
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_doitgen();
-    for (int r = 0; r < NR; r++)
-        for (int q = 0; q < NQ; q++) {
-            printf("A[%d][%d]:", r, q);
-            for (int p = 0; p < NP; p++)
-                printf(" %ld", (long)A[((r * NQ + q) << LOG2_NP) + p]);
-            printf("\n");
-        }
-    return 0;
 }

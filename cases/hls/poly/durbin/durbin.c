@@ -5,21 +5,15 @@
  * Computations", 4th ed., algorithm 4.7.1.  Given r[0..N-1], it solves
  * T(N) y = -r where T is the symmetric positive definite Toeplitz matrix
  * with first row (1, r[0], ..., r[N-2]).  Double precision.
+ *
+ * Interface: kernel_durbin() is the design's top function; the dataset size
+ * is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 32
+#endif
 
-static double r[N];
-static double y[N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++)
-        r[i] = 0.5 / (double)((i + 2) * (i + 1));
-}
-
-static void kernel_durbin(void)
+void kernel_durbin(double y[N], double r[N])
 {
     double z[N];
     double alpha = -r[0];
@@ -41,13 +35,4 @@ static void kernel_durbin(void)
             y[m] = z[m];
         y[k] = alpha;
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_durbin();
-    for (int i = 0; i < N; i++)
-        printf("y[%d] = %.17g\n", i, y[i]);
-    return 0;
 }

@@ -7,31 +7,21 @@
  * first row of Ey with a source value, updates Ey and Ex from the curl of
  * Hz with coefficient 1/2, then updates Hz from the curl of E with
  * coefficient 0.7.  Double precision.
+ *
+ * Interface: kernel_fdtd_2d() is the design's top function; the dataset size
+ * is fixed at compile time (-DTMAX=.. -DNX=.. -DNY=..).
  */
-#include <stdio.h>
-
+#ifndef TMAX
 #define TMAX 12
+#endif
+#ifndef NX
 #define NX 20
+#endif
+#ifndef NY
 #define NY 24
+#endif
 
-static double ex[NX][NY];
-static double ey[NX][NY];
-static double hz[NX][NY];
-static double fict[TMAX];
-
-static void init_data(void)
-{
-    for (int t = 0; t < TMAX; t++)
-        fict[t] = (double)t * 0.25;
-    for (int i = 0; i < NX; i++)
-        for (int j = 0; j < NY; j++) {
-            ex[i][j] = (double)(i * (j + 1) % NX) / NX;
-            ey[i][j] = (double)((i + 2) * j % NY) / NY;
-            hz[i][j] = (double)((i + 3) * (j + 1) % NX) / NX;
-        }
-}
-
-static void kernel_fdtd_2d(void)
+void kernel_fdtd_2d(double ex[NX][NY], double ey[NX][NY], double hz[NX][NY], double fict[TMAX])
 {
     for (int t = 0; t < TMAX; t++) {
         for (int j = 0; j < NY; j++)
@@ -46,14 +36,4 @@ static void kernel_fdtd_2d(void)
             for (int j = 0; j < NY - 1; j++)
                 hz[i][j] -= 0.7 * (ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j]);
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_fdtd_2d();
-    for (int i = 0; i < NX; i++)
-        for (int j = 0; j < NY; j++)
-            printf("%.17g %.17g %.17g\n", ex[i][j], ey[i][j], hz[i][j]);
-    return 0;
 }

@@ -8,35 +8,17 @@
  *     x := beta*B'*y + z
  *     w := alpha*B*x
  * Double precision; A is updated in place to hold B.
+ *
+ * Interface: kernel_gemver() is the design's top function; the dataset size
+ * is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 24
+#endif
 
-static double A[N][N];
-static double u1[N], v1[N], u2[N], v2[N];
-static double x[N], y[N], z[N], w[N];
-
-static void init_data(double *alpha, double *beta)
-{
-    *alpha = 1.25;
-    *beta = 0.75;
-    for (int i = 0; i < N; i++) {
-        double fi = (double)i;
-        u1[i] = fi / N;
-        v1[i] = (fi + 1.0) / (2 * N);
-        u2[i] = (fi + 2.0) / (3 * N);
-        v2[i] = (fi + 3.0) / (4 * N);
-        y[i] = (fi + 4.0) / (5 * N);
-        z[i] = (fi + 5.0) / (6 * N);
-        x[i] = 0.0;
-        w[i] = 0.0;
-        for (int j = 0; j < N; j++)
-            A[i][j] = (double)((i * j + 3) % N) / N;
-    }
-}
-
-static void kernel_gemver(double alpha, double beta)
+void kernel_gemver(double alpha, double beta, double A[N][N],
+                   double u1[N], double v1[N], double u2[N], double v2[N],
+                   double w[N], double x[N], double y[N], double z[N])
 {
     /* rank-2 update */
     for (int i = 0; i < N; i++)
@@ -58,16 +40,4 @@ static void kernel_gemver(double alpha, double beta)
             s += A[i][j] * x[j];
         w[i] = alpha * s;
     }
-}
-
-int main(void)
-{
-    double alpha, beta;
-    init_data(&alpha, &beta);
-    kernel_gemver(alpha, beta);
-    for (int i = 0; i < N; i++)
-        printf("x[%d] = %.17g\n", i, x[i]);
-    for (int i = 0; i < N; i++)
-        printf("w[%d] = %.17g\n", i, w[i]);
-    return 0;
 }

@@ -3,30 +3,15 @@
  *
  * Specification: the GE_SUM_MV operation of the updated BLAS proposal
  * (Blackford et al., ACM TOMS 28(2), 2002, section 2.4).  Double precision.
+ *
+ * Interface: kernel_gesummv() is the design's top function; the dataset size
+ * is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 28
+#endif
 
-static double A[N][N];
-static double B[N][N];
-static double x[N];
-static double y[N];
-
-static void init_data(double *alpha, double *beta)
-{
-    *alpha = 1.5;
-    *beta = -0.5;
-    for (int i = 0; i < N; i++) {
-        x[i] = (double)(i % N) / N + 0.25;
-        for (int j = 0; j < N; j++) {
-            A[i][j] = (double)((i * j + 1) % N) / N;
-            B[i][j] = (double)((i * j + 2) % (N - 3)) / (N - 3);
-        }
-    }
-}
-
-static void kernel_gesummv(double alpha, double beta)
+void kernel_gesummv(double alpha, double beta, double y[N], double A[N][N], double B[N][N], double x[N])
 {
     for (int i = 0; i < N; i++) {
         double ta = 0.0, tb = 0.0;
@@ -36,14 +21,4 @@ static void kernel_gesummv(double alpha, double beta)
         }
         y[i] = alpha * ta + beta * tb;
     }
-}
-
-int main(void)
-{
-    double alpha, beta;
-    init_data(&alpha, &beta);
-    kernel_gesummv(alpha, beta);
-    for (int i = 0; i < N; i++)
-        printf("%.17g\n", y[i]);
-    return 0;
 }

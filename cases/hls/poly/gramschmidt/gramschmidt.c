@@ -5,25 +5,21 @@
  * algorithm 5.2.6 (modified Gram-Schmidt).  A (M x N, M >= N, full column
  * rank) is overwritten during the computation; Q (M x N) has orthonormal
  * columns and R (N x N) is upper triangular.  Double precision.
+ *
+ * Interface: kernel_gramschmidt() is the design's top function; it writes
+ * the upper triangle of R and leaves the strictly lower one as it was.  The
+ * dataset size is fixed at compile time (-DM=.. -DN=.., M >= N).
  */
-#include <stdio.h>
 #include <math.h>
 
+#ifndef M
 #define M 24
+#endif
+#ifndef N
 #define N 20
+#endif
 
-static double A[M][N];
-static double Q[M][N];
-static double R[N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            A[i][j] = (double)((i * j + 1) % M) / M + (i == j ? 1.0 : 0.0);
-}
-
-static void kernel_gramschmidt(void)
+void kernel_gramschmidt(double A[M][N], double R[N][N], double Q[M][N])
 {
     for (int k = 0; k < N; k++) {
         double nrm = 0.0;
@@ -41,17 +37,4 @@ static void kernel_gramschmidt(void)
                 A[i][j] -= Q[i][k] * dot;
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_gramschmidt();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", R[i][j], j == N - 1 ? '\n' : ' ');
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", Q[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -8,32 +8,23 @@
  *     B = A + (Axx + Ayy + Azz) / 8,   Axx = A[i+1] - 2*A[i] + A[i-1], ...
  * Two buffers alternate every half step; boundary planes stay fixed.
  *
- * Arithmetic: values are Q1.14 numbers (raw / 2^14) in cell_t; the division
- * by 8 of each second difference is an arithmetic right shift by 3.
+ * Arithmetic: values are Q.14 fixed-point numbers (raw / 2^14) in cell_t; the
+ * division by 8 of each second difference is an arithmetic right shift by 3.
+ *
+ * Interface: kernel_heat_3d() is the design's top function; B must carry the
+ * same boundary as A on entry.  The dataset size is fixed at compile time
+ * (-DN=.. -DTSTEPS=..).
  */
-#include <stdio.h>
 #include <stdint.h>
 
+#ifndef N
 #define N 12
+#endif
+#ifndef TSTEPS
 #define TSTEPS 10
-#define FRAC 14
+#endif
 
 typedef int32_t cell_t;
-
-static cell_t A[N][N][N];
-static cell_t B[N][N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            for (int k = 0; k < N; k++) {
-                /* value in [0, 2) */
-                A[i][j][k] = ((i + j + (N - k)) % 8) << (FRAC - 2);
-                A[i][j][k] += ((i * j * k) % 13) << (FRAC - 4);
-                B[i][j][k] = A[i][j][k];
-            }
-}
 
 static void step(cell_t src[N][N][N], cell_t dst[N][N][N])
 {
@@ -48,21 +39,10 @@ static void step(cell_t src[N][N][N], cell_t dst[N][N][N])
             }
 }
 
-static void kernel_heat_3d(void)
+void kernel_heat_3d(cell_t A[N][N][N], cell_t B[N][N][N])
 {
     for (int t = 1; t <= TSTEPS; t++) {
         step(A, B);
         step(B, A);
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_heat_3d();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            for (int k = 0; k < N; k++)
-                printf("%ld%c", (long)A[i][j][k], k == N - 1 ? '\n' : ' ');
-    return 0;
 }

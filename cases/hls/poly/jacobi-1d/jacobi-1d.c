@@ -7,24 +7,19 @@
  * each interior point becomes the mean of itself and its two neighbours,
  *     B[i] = (A[i-1] + A[i] + A[i+1]) / 3,
  * using two buffers that alternate roles every half step.  Double precision.
+ *
+ * Interface: kernel_jacobi_1d() is the design's top function; B must carry
+ * the same end values as A on entry.  The dataset size is fixed at compile
+ * time (-DN=.. -DTSTEPS=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 40
+#endif
+#ifndef TSTEPS
 #define TSTEPS 24
+#endif
 
-static double A[N];
-static double B[N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++) {
-        A[i] = (double)((i * 13) % 17) / 17.0 + 0.05 * i;
-        B[i] = A[i];
-    }
-}
-
-static void kernel_jacobi_1d(void)
+void kernel_jacobi_1d(double A[N], double B[N])
 {
     const double third = 1.0 / 3.0;
 
@@ -34,13 +29,4 @@ static void kernel_jacobi_1d(void)
         for (int i = 1; i < N - 1; i++)
             A[i] = third * (B[i - 1] + B[i] + B[i + 1]);
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_jacobi_1d();
-    for (int i = 0; i < N; i++)
-        printf("%.17g\n", A[i]);
-    return 0;
 }

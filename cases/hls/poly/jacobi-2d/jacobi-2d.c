@@ -11,12 +11,19 @@
  * Arithmetic: grid values are unsigned Q2.12 numbers in int32_t (raw / 2^12,
  * range [0, 4)); the factor 1/5 is a Q.14 constant; the product is rounded
  * back to Q.12 with a right shift of 14 bits.
+ *
+ * Interface: kernel_jacobi_2d() is the design's top function; B must carry
+ * the same boundary as A on entry.  The dataset size is fixed at compile
+ * time (-DN=.. -DTSTEPS=..).
  */
-#include <stdio.h>
 #include <stdint.h>
 
+#ifndef N
 #define N 20
+#endif
+#ifndef TSTEPS
 #define TSTEPS 10
+#endif
 
 #define FRAC 12                    /* grid values: Q.12 */
 #define CFRAC 14                   /* coefficient: Q.14 */
@@ -24,26 +31,13 @@
 
 typedef int32_t cell_t;
 
-static cell_t A[N][N];
-static cell_t B[N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            /* value in [0, 4): integer part and a fraction in 1/N steps */
-            A[i][j] = (((i + j) % 4) << FRAC) + (((i * j) % N) << FRAC) / N;
-            B[i][j] = A[i][j];
-        }
-}
-
 static cell_t five_point(cell_t c, cell_t n, cell_t s, cell_t w, cell_t e)
 {
     int32_t sum = c + n + s + w + e;
     return (cell_t)((sum * FIFTH + (1 << (CFRAC - 1))) >> CFRAC);
 }
 
-static void kernel_jacobi_2d(void)
+void kernel_jacobi_2d(cell_t A[N][N], cell_t B[N][N])
 {
     for (int t = 0; t < TSTEPS; t++) {
         for (int i = 1; i < N - 1; i++)
@@ -55,14 +49,4 @@ static void kernel_jacobi_2d(void)
                 A[i][j] = five_point(B[i][j], B[i - 1][j], B[i + 1][j],
                                      B[i][j - 1], B[i][j + 1]);
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_jacobi_2d();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%ld%c", (long)A[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -6,28 +6,15 @@
  * On exit the strictly lower triangle holds the multipliers of the unit
  * lower-triangular L and the upper triangle holds U.  The input matrix is
  * strictly diagonally dominant, so no pivoting is needed.  Double precision.
+ *
+ * Interface: kernel_lu() is the design's top function; the dataset size is
+ * fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 24
+#endif
 
-static double A[N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++) {
-        double offdiag = 0.0;
-        for (int j = 0; j < N; j++) {
-            if (j != i) {
-                A[i][j] = (double)((3 * i + 5 * j + 1) % 17) / 17.0 - 0.4;
-                offdiag += A[i][j] < 0.0 ? -A[i][j] : A[i][j];
-            }
-        }
-        A[i][i] = offdiag + 1.0 + (double)i / N;
-    }
-}
-
-static void kernel_lu(void)
+void kernel_lu(double A[N][N])
 {
     for (int k = 0; k < N; k++) {
         double pivot = A[k][k];
@@ -38,14 +25,4 @@ static void kernel_lu(void)
                 A[i][j] -= l * A[k][j];
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_lu();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", A[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -7,30 +7,15 @@
  * substitution (algorithm 3.1.1) and U*x = y by back substitution
  * (algorithm 3.1.2).  A is strictly diagonally dominant, so no pivoting
  * is needed.  Double precision.
+ *
+ * Interface: kernel_ludcmp() is the design's top function; A is overwritten
+ * by its factors.  The dataset size is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 28
+#endif
 
-static double A[N][N];
-static double b[N];
-static double x[N];
-static double y[N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++) {
-        b[i] = (double)(i + 1) / N / 2.0 + 4.0;
-        double rowsum = 0.0;
-        for (int j = 0; j < N; j++) {
-            A[i][j] = (double)((i * 5 + j * 11 + 7) % N) / (2.0 * N);
-            rowsum += A[i][j];
-        }
-        A[i][i] = rowsum + 1.0;
-    }
-}
-
-static void kernel_ludcmp(void)
+void kernel_ludcmp(double A[N][N], double b[N], double x[N], double y[N])
 {
     /* Doolittle: row i of L, then row i of U */
     for (int i = 0; i < N; i++) {
@@ -61,13 +46,4 @@ static void kernel_ludcmp(void)
             w -= A[i][j] * x[j];
         x[i] = w / A[i][i];
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_ludcmp();
-    for (int i = 0; i < N; i++)
-        printf("x[%d] = %.17g\n", i, x[i]);
-    return 0;
 }

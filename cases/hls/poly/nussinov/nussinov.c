@@ -11,11 +11,16 @@
  *
  * The sequence is stored 2 bits per base, 16 bases per 32-bit word
  * (A=0, C=1, G=2, U=3, so complementary bases sum to 3).
+ *
+ * Interface: kernel_nussinov() is the design's top function: it packs the
+ * sequence (one base 0..3 per element of seq), clears the table and fills
+ * it.  The dataset size is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
 #include <stdint.h>
 
+#ifndef N
 #define N 40
+#endif
 #define WORDS ((N + 15) / 16)
 
 static int base_at(const uint32_t *packed, int i)
@@ -28,16 +33,22 @@ static int can_pair(int a, int b)
     return a + b == 3;
 }
 
-static void init_seq(uint32_t *packed)
+static void pack_seq(const uint8_t *seq, uint32_t *packed)
 {
     for (int i = 0; i < N; i++) {
-        uint32_t b = (uint32_t)((i * i + 3 * (i / 5) + 1) % 4);
+        uint32_t b = (uint32_t)(seq[i] & 3u);
         packed[i >> 4] |= b << ((i & 15) << 1);
     }
 }
 
-static void kernel_nussinov(const uint32_t *packed, int table[N][N])
+void kernel_nussinov(uint8_t seq[N], int table[N][N])
 {
+    uint32_t packed[WORDS] = {0};
+
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            table[i][j] = 0;
+    pack_seq(seq, packed);
     for (int i = N - 1; i >= 0; i--) {
         for (int j = i + 1; j < N; j++) {
             int best = table[i + 1][j];
@@ -55,23 +66,4 @@ static void kernel_nussinov(const uint32_t *packed, int table[N][N])
             table[i][j] = best;
         }
     }
-}
-
-int main(void)
-{
-    uint32_t packed[WORDS] = {0};
-    int table[N][N];
-
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            table[i][j] = 0;
-    init_seq(packed);
-    kernel_nussinov(packed, table);
-    for (int i = 0; i < N; i++)
-        printf("%d", base_at(packed, i));
-    printf("\n");
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%d%c", table[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

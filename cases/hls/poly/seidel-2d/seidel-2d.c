@@ -7,22 +7,18 @@
  * point is replaced in place by the mean of the 3x3 block centred on it,
  * so points above and to the left already carry their new values.
  * Boundary values stay fixed.  Double precision.
+ *
+ * Interface: kernel_seidel_2d() is the design's top function; the dataset
+ * size is fixed at compile time (-DN=.. -DTSTEPS=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 24
+#endif
+#ifndef TSTEPS
 #define TSTEPS 8
+#endif
 
-static double A[N][N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            A[i][j] = ((double)((i * (j + 3)) % N) + 1.5) / N;
-}
-
-static void kernel_seidel_2d(void)
+void kernel_seidel_2d(double A[N][N])
 {
     for (int t = 0; t < TSTEPS; t++) {
         for (int i = 1; i <= N - 2; i++) {
@@ -34,14 +30,4 @@ static void kernel_seidel_2d(void)
             }
         }
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_seidel_2d();
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", A[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -5,28 +5,18 @@
  * TRANS = 'N' (Dongarra et al., ACM TOMS 16(1), 1990).  Only the lower
  * triangle of C (j <= i) is referenced and updated; the strictly upper
  * triangle must come out unchanged.  Double precision.
+ *
+ * Interface: kernel_syrk() is the design's top function; the dataset size is
+ * fixed at compile time (-DN=.. -DK=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 24   /* order of C */
+#endif
+#ifndef K
 #define K 20   /* columns of A */
+#endif
 
-static double A[N][K];
-static double C[N][N];
-
-static void init_data(double *alpha, double *beta)
-{
-    *alpha = 1.5;
-    *beta = 1.2;
-    for (int i = 0; i < N; i++)
-        for (int k = 0; k < K; k++)
-            A[i][k] = (double)((i * k + 1) % N) / N;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            C[i][j] = (double)((i * j + 2) % K) / K;
-}
-
-static void kernel_syrk(double alpha, double beta)
+void kernel_syrk(double alpha, double beta, double C[N][N], double A[N][K])
 {
     for (int i = 0; i < N; i++) {
         for (int j = 0; j <= i; j++)
@@ -37,15 +27,4 @@ static void kernel_syrk(double alpha, double beta)
                 C[i][j] += aik * A[j][k];
         }
     }
-}
-
-int main(void)
-{
-    double alpha, beta;
-    init_data(&alpha, &beta);
-    kernel_syrk(alpha, beta);
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            printf("%.17g%c", C[i][j], j == N - 1 ? '\n' : ' ');
-    return 0;
 }

@@ -4,28 +4,16 @@
  * Specification: Golub and Van Loan, "Matrix Computations", 4th ed.,
  * algorithm 3.1.1 (row-oriented forward substitution):
  *     x[i] = (b[i] - sum_{j<i} L[i][j]*x[j]) / L[i][i]
- * The strictly upper triangle of L is not referenced; it holds unrelated
- * values here.  Double precision.
+ * The strictly upper triangle of L is not referenced.  Double precision.
+ *
+ * Interface: kernel_trisolv() is the design's top function; the diagonal of
+ * L must be non-zero.  The dataset size is fixed at compile time (-DN=..).
  */
-#include <stdio.h>
-
+#ifndef N
 #define N 32
+#endif
 
-static double L[N][N];
-static double b[N];
-static double x[N];
-
-static void init_data(void)
-{
-    for (int i = 0; i < N; i++) {
-        b[i] = (double)(i % 7) - 2.5;
-        for (int j = 0; j < N; j++)
-            L[i][j] = (j < i) ? (double)((i + N - j) % 9) / (2.0 * N) : 7.0;
-        L[i][i] = (double)(i + 1) / 4.0;
-    }
-}
-
-static void kernel_trisolv(void)
+void kernel_trisolv(double x[N], double L[N][N], double b[N])
 {
     for (int i = 0; i < N; i++) {
         double r = b[i];
@@ -33,13 +21,4 @@ static void kernel_trisolv(void)
             r -= L[i][j] * x[j];
         x[i] = r / L[i][i];
     }
-}
-
-int main(void)
-{
-    init_data();
-    kernel_trisolv();
-    for (int i = 0; i < N; i++)
-        printf("x[%d] = %.17g\n", i, x[i]);
-    return 0;
 }
