@@ -39,6 +39,7 @@ class Merged:
     records: tuple[SampleRecord, ...]
     duplicates: int
     notes: tuple[str, ...]
+    origins: tuple[Path, ...] = ()  # the run directory of each record, for its artifacts
 
 
 def load_run(path: Path, name: str | None = None) -> Run:
@@ -72,20 +73,22 @@ def _decided(samples: tuple[SampleRecord, ...]) -> bool:
 def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     """One set of samples: by sample key, the first run holding a decided verdict wins (else the first)."""
     if by_run:
-        renamed = [dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}") for run in runs for r in run.records]
+        renamed = [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in runs
+                   for r in run.records]
         notes = (f"--by-run: the samples of each of the {len(runs)} run directories are kept apart",) \
             if len(runs) > 1 else ()
-        return Merged(tuple(runs), tuple(renamed), 0, notes)
-    chosen: dict[str, tuple[SampleRecord, ...]] = {}
+        return Merged(tuple(runs), tuple(r for r, _ in renamed), 0, notes, tuple(p for _, p in renamed))
+    chosen: dict[str, tuple[tuple[SampleRecord, ...], Path]] = {}
     seen_in: dict[str, int] = {}
     for run in runs:
         for key, samples in run.samples.items():
             seen_in[key] = seen_in.get(key, 0) + 1
-            if key not in chosen or (not _decided(chosen[key]) and _decided(samples)):
-                chosen[key] = samples
+            if key not in chosen or (not _decided(chosen[key][0]) and _decided(samples)):
+                chosen[key] = (samples, run.path)
     duplicates = sum(1 for n in seen_in.values() if n > 1)
-    records = tuple(r for key in sorted(chosen) for r in chosen[key])
-    return Merged(tuple(runs), records, duplicates, _merge_notes(runs, duplicates, len(chosen)))
+    kept = [(r, chosen[key][1]) for key in sorted(chosen) for r in chosen[key][0]]
+    return Merged(tuple(runs), tuple(r for r, _ in kept), duplicates, _merge_notes(runs, duplicates, len(chosen)),
+                  tuple(p for _, p in kept))
 
 
 def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[str, ...]:
