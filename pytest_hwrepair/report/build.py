@@ -8,8 +8,7 @@ from ..scoreboard import summarize
 from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
 from .load import Merged
-from .model import Merge, Report, Tables
-from .stats import BOOTSTRAP_RESAMPLES
+from .model import BOOTSTRAP_RESAMPLES, Merge, Report, Tables
 from .tables import HLS_CLASSES, bug_rows, grouped
 
 

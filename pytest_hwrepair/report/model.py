@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 REPORT_SCHEMA = 1
+BOOTSTRAP_RESAMPLES = 2000
 
 
 class _Model(BaseModel):
@@ -199,10 +200,10 @@ class Report(_Model):
 def results_schema() -> dict[str, Any]:
     """JSON Schema of `hwrepair report --format json`."""
     schema = Report.model_json_schema()
-    schema["$id"] = f"https://pytest-hwrepair/report/schema/{REPORT_SCHEMA}"
+    schema["$id"] = f"urn:pytest-hwrepair:report:{REPORT_SCHEMA}"
     schema["title"] = "hwrepair report"
     return schema
 
 
-__all__ = ["REPORT_SCHEMA", "BugRow", "Card", "Comparison", "Correlation", "Estimate", "Merge", "Paired",
-           "RankAgreement", "Report", "RunScore", "Split", "TableRow", "Tables", "results_schema"]
+__all__ = ["BOOTSTRAP_RESAMPLES", "REPORT_SCHEMA", "BugRow", "Card", "Comparison", "Correlation", "Estimate",
+           "Merge", "Paired", "RankAgreement", "Report", "RunScore", "Split", "TableRow", "Tables", "results_schema"]

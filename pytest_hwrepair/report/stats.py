@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-BOOTSTRAP_RESAMPLES = 2000
+from .model import BOOTSTRAP_RESAMPLES
+
 BOOTSTRAP_SEED = 0
 CONFIDENCE = 0.95
 

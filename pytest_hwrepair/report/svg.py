@@ -91,12 +91,13 @@ class Canvas:
 
 def _unit_axis(c: Canvas, *, vertical: bool, label: str) -> Callable[[float], float]:
     """A 0..1 axis with gridlines every 0.2; returns the data-to-pixel map."""
+    # A 4 % inset keeps marks at 0 and 1 off the frame and the tick labels.
     if vertical:
         def to_px(v: float) -> float:
-            return c.top + c.plot_h * (1 - v)
+            return c.top + c.plot_h * (0.04 + 0.92 * (1 - v))
     else:
         def to_px(v: float) -> float:
-            return c.left + c.plot_w * v
+            return c.left + c.plot_w * (0.04 + 0.92 * v)
     for i in range(6):
         v = i / 5
         if vertical:
@@ -118,7 +119,7 @@ def _log_axis(c: Canvas, lo: float, hi: float, label: str) -> Callable[[float], 
         hi = lo + 1
 
     def to_px(v: float) -> float:
-        return c.left + c.plot_w * (math.log10(max(v, 1.0)) - lo) / (hi - lo)
+        return c.left + c.plot_w * (0.04 + 0.92 * (math.log10(max(v, 1.0)) - lo) / (hi - lo))
 
     for e in range(math.floor(lo), math.ceil(hi) + 1):
         for m in (1, 2, 5):
@@ -143,7 +144,7 @@ def scatter(points: Sequence[Point], names: Sequence[str], *, title: str, x_labe
         stacks.setdefault((round(x_px(p.x), 1), round(y_px(p.y), 1), p.series), []).append(p)
     for (cx, cy, series), same in stacks.items():
         tip = same[0].title if len(same) == 1 else f"{len(same)} bugs, e.g. {same[0].title}"
-        c.add(f'<circle class="point" cx="{cx:.1f}" cy="{cy:.1f}" r="{min(4 * math.sqrt(len(same)), 18):.1f}" '
+        c.add(f'<circle class="point" cx="{cx:.1f}" cy="{cy:.1f}" r="{min(3.5 * len(same) ** 0.35, 10.0):.1f}" '
               f'fill="{color(series)}" fill-opacity="0.45" stroke="{color(series)}" data-count="{len(same)}">'
               f"<title>{_t(tip)}</title></circle>")
     c.legend(names)
