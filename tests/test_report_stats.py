@@ -12,10 +12,7 @@ from pytest_hwrepair.report.load import load_runs, merge
 from pytest_hwrepair.report.model import Report
 from pytest_hwrepair.report.stats import Interval, bootstrap_mean, kendall, mann_whitney, spearman, swing, wilcoxon
 
-try:
-    from report_helpers import bug_samples, five_bugs, fixer_b, plant
-except ImportError:  # tests/ imported as a package
-    from tests.report_helpers import bug_samples, five_bugs, fixer_b, plant
+from .report_helpers import bug_samples, five_bugs, fixer_b, plant
 
 
 def test_spearman_rho_matches_the_rank_difference_formula() -> None:

@@ -69,6 +69,17 @@ def card(run: Run) -> Card:
     )
 
 
+def card_stack(c: Card) -> str:
+    """The protocol stack on one line, for formats whose rows travel alone (CSV)."""
+    fields = {"case_set": c.corpus.get("case_set"), "fixers": ",".join(f"{k}={v}" for k, v in c.fixers.items()),
+              "protocol": c.protocol.split(" (")[0], "samples": c.samples.split(" (")[0],
+              "K": c.iterative.get("K (iterations)"), "H": c.iterative.get("H (history)"),
+              "feedback": c.iterative.get("feedback"), "input": c.input_arm, "perf_gate": c.perf_gate,
+              "temperature": c.sampling.get("temperature"), "seed": c.sampling.get("seed"),
+              "sandbox": c.sandbox.get("sandbox"), "hwrepair": c.versions.get("hwrepair", "-")}
+    return "; ".join(f"{k}={v}" for k, v in fields.items())
+
+
 def card_lines(c: Card) -> list[str]:
     """The card as `name: value` lines, shared by the text, markdown and latex renderings."""
     return [
@@ -86,4 +97,4 @@ def card_lines(c: Card) -> list[str]:
     ]
 
 
-__all__ = ["card", "card_lines"]
+__all__ = ["card", "card_lines", "card_stack"]

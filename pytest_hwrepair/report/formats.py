@@ -7,11 +7,12 @@ import io
 import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from ..terminal import render as render_summary
 from ..terminal import table
-from .card import card_lines
+from .card import card_lines, card_stack
 from .model import Report
 from .sections import sections
 
@@ -89,12 +90,13 @@ def csv_header(report: Report) -> list[str]:
     return ["fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
             "plausible", "undecided", "strong_n", "errors", "skipped", *[f"pass@{k}" for k in ks],
             *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained", *[f"category:{c}" for c in cats],
-            "runs"]
+            "runs", "protocol_stack"]
 
 
 def render_csv(report: Report) -> str:
-    """One row per bug x fixer; empty cells are n/a."""
+    """One row per bug x fixer; empty cells are n/a; each row carries the protocol stack of its runs."""
     header = csv_header(report)
+    stacks = {Path(c.path).name: card_stack(c) for c in report.cards}
     cats = [h.removeprefix("category:") for h in header if h.startswith("category:")]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -105,7 +107,8 @@ def render_csv(report: Report) -> str:
                          *["" if b.pass_at[str(k)] is None else b.pass_at[str(k)] for k in report.k],
                          *["" if b.correct_at[str(k)] is None else b.correct_at[str(k)] for k in report.k],
                          "" if b.multiplicity is None else b.multiplicity, int(b.underconstrained),
-                         *[b.categories.get(c, 0) for c in cats], ";".join(b.runs)])
+                         *[b.categories.get(c, 0) for c in cats], ";".join(b.runs),
+                         " | ".join(stacks.get(run, f"{run}: no run.json") for run in b.runs)])
     return buf.getvalue()
 
 
