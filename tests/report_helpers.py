@@ -76,3 +76,21 @@ def fixer_b() -> list[SampleRecord]:
     for (bug, _, loc), spec in zip(FIVE_BUGS, B_SPECS):
         out += bug_samples("b", bug, spec, loc=loc)
     return out
+
+
+def llm_run(pytester: Any, monkeypatch: Any, answer: str = "mixed", samples: int = 4) -> Path:
+    """A real pytest run of the openai fixer against the offline model server on the demo cases."""
+    from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case
+    from .fake_llm_server import ANSWERS, FakeLLM
+
+    write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-offline-test")
+    with FakeLLM(ANSWERS[answer](pytester.path / "cases")) as fake:
+        result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:randomly", "cases", "--fixer=openai",
+                                    "--fixer=noop", "--hwrepair-base-url", f"{fake.url}/v1", "--hwrepair-run", "llm",
+                                    "--hwrepair-cache-dir", "cache", "--hwrepair-samples", str(samples))
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) + outcomes.get("failed", 0) == 2 * 3 * samples, result.stdout.str()[-2000:]
+    return Path(pytester.path / "llm")
