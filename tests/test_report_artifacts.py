@@ -107,7 +107,7 @@ def _trajectory(fixer: str, bug: str, outcomes: list[str], stop: str | None) -> 
 
 
 def test_iterative_cuda_and_rtl_runs_get_their_plots(tmp_path: Path) -> None:
-    records = _trajectory("m", "COMPILE-01", ["failed", "passed"], None)
+    records = _trajectory("m", "COMPILE-01", ["failed", "passed"], "passed")
     records += _trajectory("m", "LOGIC-01", ["failed", "failed", "failed"], "no_progress")
     records += [record("m", "rtl/seq/fifo", "OPSWAP-01", "passed", "r1", domain="rtl", suite="seq",
                        bug_class="behavioural", strong=False),
@@ -118,7 +118,7 @@ def test_iterative_cuda_and_rtl_runs_get_their_plots(tmp_path: Path) -> None:
     assert {"iterative-curve", "iterative-stops", "cuda-perf", "rtl-tiers", "correct-at-1"} <= ids
     assert not missing
     stops = next(p for p in found if p.id == "iterative-stops").svg
-    assert "no_progress" in stops and "budget" not in stops  # both trajectories stopped for a reason
+    assert "m: no_progress 50.0%" in stops and "m: passed 50.0%" in stops
 
 
 def test_an_llm_run_shows_prompt_and_response_per_sample(pytester: pytest.Pytester,
