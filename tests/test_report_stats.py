@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -147,3 +148,15 @@ def test_runs_sharing_no_bug_are_not_compared(tmp_path: Path) -> None:
     cmp = build_report(merge(load_runs([one, two])), [1], resamples=200).comparison
     assert cmp is not None and cmp.bugs == 0 and cmp.note is not None and "share no bug" in cmp.note
     assert cmp.scores[0].swing is None
+
+
+def test_correct_at_k_counts_samples_the_strong_oracle_never_saw(tmp_path: Path) -> None:
+    # Two passes confirmed by the strong oracle, one plausible pass, two compile failures (no strong verdict):
+    # correct@1 = 2/5, never above pass@1 = 3/5, in the report and in the scoreboard summary alike.
+    samples = bug_samples("a", "OOB-01", "Pg Pg Ph Fa Fb", strong=[True, True, False, None, None])
+    samples = [s if s.outcome == "passed" else dataclasses.replace(s, category="compile_fail") for s in samples]
+    report = build_report(merge(load_runs([plant(tmp_path / "run", samples)])), [1], resamples=200)
+    row = report.tables.fixers[0]
+    assert (row.passed, row.correct, row.plausible) == (3, 2, 1)
+    assert row.correct_at["1"].value == pytest.approx(0.4) and row.pass_at["1"].value == pytest.approx(0.6)
+    assert report.summary["fixers"][0]["correct_at"]["1"] == pytest.approx(0.4)
