@@ -214,3 +214,20 @@ def test_copied_control_run_keeps_its_artifacts(control_run: Path, tmp_path: Pat
     report(capsys, str(copy), "--format", "html", "--out", str(out), "--bootstrap", "200")
     data = _html_data(out.read_text())
     assert all(data["texts"][s["log"]] for s in data["samples"] if s["outcome"] == "failed")
+
+
+@pytest.mark.parametrize(("field", "value", "expected"), [
+    ("loc", 5, "field 'loc' is 5, expected dict"),
+    ("iteration", "two", "field 'iteration' is 'two', expected int or null"),
+    ("strong", "yes", "field 'strong' is 'yes', expected bool or null"),
+    ("sample", True, "field 'sample' is True, expected int"),
+    ("outcome", "won", "field 'outcome' is 'won', expected one of passed, failed, error, skipped"),
+])
+def test_a_malformed_record_is_a_one_line_error(control_run: Path, tmp_path: Path, field: str, value: Any,
+                                                expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = (control_run / "samples.jsonl").read_text().splitlines()
+    bad = {**json.loads(lines[0]), field: value}
+    (tmp_path / "samples.jsonl").write_text("\n".join([*lines[1:], json.dumps(bad)]) + "\n")
+    status, _, err = report(capsys, str(tmp_path))
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"hwrepair: {tmp_path / 'samples.jsonl'}: record {bad['key']!r}: {expected}")

@@ -80,7 +80,7 @@ def _renderers() -> dict[str, Callable[[Report], str]]:
 def run(ns: argparse.Namespace) -> int:
     from ..scoreboard import summarize
     from .build import build_report, parse_class_map
-    from .load import load_runs, merge
+    from .load import RecordError, load_runs, merge
 
     ks = _ks(ns.k)
     if ns.png and ns.plots is None:
@@ -91,7 +91,10 @@ def run(ns: argparse.Namespace) -> int:
         classes = parse_class_map(ns.bug_class)
     except ValueError as exc:
         raise SettingsError(str(exc)) from None
-    merged = merge(load_runs(ns.runs), by_run=ns.by_run)
+    try:
+        merged = merge(load_runs(ns.runs), by_run=ns.by_run)
+    except RecordError as exc:
+        raise SettingsError(str(exc)) from None
     if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
         _emit(json.dumps(summarize(list(merged.records), ks), indent=2, sort_keys=True) + "\n", ns.out)
         return 0

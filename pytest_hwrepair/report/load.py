@@ -15,6 +15,33 @@ from typing import Any
 from ..results import RunDir, SampleRecord
 
 DECIDED = ("passed", "failed")
+OUTCOMES = ("passed", "failed", "error", "skipped")
+# What a report reads from each record, and the JSON types it accepts there.
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "run": (str,), "key": (str,), "case": (str,), "bug": (str,), "domain": (str,), "suite": (str,),
+    "bug_type": (str,), "fixer": (str,), "protocol": (str,), "sample": (int,), "iteration": (int, type(None)),
+    "category": (str,), "patch_sha": (str, type(None)), "loc": (dict,), "tokens": (dict,), "cost_usd": (int, float),
+    "speedup": (int, float, type(None)), "strong": (bool, type(None)), "final": (bool,), "exec_id": (str,),
+    "label": (str,), "bug_class": (str, type(None)), "summary": (str,), "artifact": (str, type(None)),
+    "metrics": (dict,), "stop_reason": (str, type(None)), "nodeid": (str,),
+}
+
+
+class RecordError(ValueError):
+    """A record of samples.jsonl holds a value of the wrong type."""
+
+
+def check_record(r: SampleRecord) -> None:
+    """Raise RecordError naming the first field whose value a report cannot use."""
+    for name, types in FIELD_TYPES.items():
+        value = getattr(r, name)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            allowed = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise RecordError(f"record {r.key!r}: field {name!r} is {value!r}, expected {allowed}")
+    if r.outcome not in OUTCOMES:
+        raise RecordError(f"record {r.key!r}: field 'outcome' is {r.outcome!r}, expected one of {', '.join(OUTCOMES)}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in r.loc.values()):
+        raise RecordError(f"record {r.key!r}: field 'loc' is {r.loc!r}, expected an object of integers")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +75,11 @@ def load_run(path: Path, name: str | None = None) -> Run:
         raise FileNotFoundError(f"{path}: no samples.jsonl (not a run directory)")
     run = RunDir(path)
     info = run.read_json("run.json")
+    for r in run.records():
+        try:
+            check_record(r)
+        except RecordError as exc:
+            raise RecordError(f"{path / 'samples.jsonl'}: {exc}") from None
     finished = run.finished()
     return Run(path, name or path.name, info if isinstance(info, dict) else {},
                {key: tuple(rs) for key, rs in finished.items()})
@@ -103,4 +135,4 @@ def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[st
     return (line,)
 
 
-__all__ = ["Merged", "Run", "load_run", "load_runs", "merge"]
+__all__ = ["Merged", "RecordError", "Run", "check_record", "load_run", "load_runs", "merge"]
