@@ -13,11 +13,15 @@ from typing import Any
 
 import pytest
 
+# Imported before any pytester run: pytester forgets modules first imported inside a test, and numpy
+# (under the report's statistics) refuses to be imported twice in one process.
+import pytest_hwrepair.report.build  # noqa: F401
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.report.model import Report
 from pytest_hwrepair.terminal import render
 
 from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case
+from .report_helpers import llm_run
 
 FORMATS = ("text", "markdown", "latex", "csv", "json", "html")
 
@@ -65,18 +69,21 @@ def test_every_format_is_written_and_carries_the_evaluation_card(control_run: Pa
 
 def test_csv_rows_agree_with_summary_json(control_run: Path, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "bugs.csv"
-    report(capsys, str(control_run), "--format", "csv", "--out", str(out), "--bootstrap", "200")
+    check_csv(control_run, tmp_path / "bugs.csv", capsys)
+
+
+def check_csv(run: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report(capsys, str(run), "--format", "csv", "--out", str(out), "--bootstrap", "200")
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
-    expected = summary_json(control_run)["bugs"]
+    expected = summary_json(run)["bugs"]
     assert len(rows) == len(expected) == 6
     for row, bug in zip(rows, expected):
         assert (row["fixer"], row["case"], row["bug"]) == (bug["fixer"], bug["case"], bug["bug"])
         assert (int(row["n"]), int(row["c"]), int(row["errors"]), int(row["skipped"])) == \
             (bug["n"], bug["c"], bug["errors"], bug["skipped"])
         assert float(row["multiplicity"]) == bug["multiplicity"]
-        assert float(row["pass@1"]) == bug["c"] / bug["n"]
-        assert row["pass@5"] == ""  # n = 2 < 5: n/a, never a number
+        assert float(row["pass@1"]) == round(bug["c"] / bug["n"], 4)
+        assert row["pass@5"] == ""  # n < 5: n/a, never a number
         assert int(row["category:pass"]) == bug["c"]
         assert row["suite"] == "demo" and row["bug_type"] in row["bug"] and int(row["loc"]) > 0
         assert "protocol=auto" in row["protocol_stack"] and "feedback=L3" in row["protocol_stack"]
@@ -231,3 +238,25 @@ def test_a_malformed_record_is_a_one_line_error(control_run: Path, tmp_path: Pat
     status, _, err = report(capsys, str(tmp_path))
     assert status == 2 and err.count("\n") == 1
     assert err.startswith(f"hwrepair: {tmp_path / 'samples.jsonl'}: record {bad['key']!r}: {expected}")
+
+
+def test_every_format_from_an_offline_model_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = llm_run(pytester, monkeypatch, answer="mixed", samples=4)
+    for fmt in FORMATS:
+        out = tmp_path / f"r.{fmt}"
+        assert main(["report", str(run), "--format", fmt, "--out", str(out), "--bootstrap", "200"]) == 0
+        assert "openai:gpt-4.1" in out.read_text()
+    check_csv(run, tmp_path / "bugs.csv", capsys)
+    data = json.loads((tmp_path / "r.json").read_text())
+    model = next(r for r in data["tables"]["fixers"] if r["group"]["fixer"] == "openai:gpt-4.1")
+    assert 0 < model["pass_at"]["1"]["value"] < 1  # the mixed answers repair some samples, not all
+    assert data["cards"][0]["fixers"] == {"noop": "noop", "openai": "openai:gpt-4.1"}
+
+
+def test_report_help_lists_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["report", "--help"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert "{text,markdown,latex,csv,json,html}" in out and "--out PATH" in out and "--plots DIR" in out
