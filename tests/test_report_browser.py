@@ -137,3 +137,18 @@ def test_injected_response_is_shown_as_text(report_html: tuple[Path, Any], tmp_p
         assert page.evaluate("document.title") == "hwrepair report: llm"
         assert page.evaluate("document.querySelectorAll('#detail img, #detail script').length") == 0
         assert page.errors() == []
+
+
+def test_plots_are_rasterised_to_png_at_twice_their_size(tmp_path: Path) -> None:
+    import struct
+
+    from .report_helpers import five_bugs, plant
+
+    run = plant(tmp_path / "run", five_bugs())
+    assert main(["report", str(run), "--format", "csv", "--out", str(tmp_path / "x.csv"), "--plots",
+                 str(tmp_path / "plots"), "--png", "--bootstrap", "200"]) == 0
+    svg = (tmp_path / "plots" / "multiplicity-scatter.svg").read_text()
+    png = (tmp_path / "plots" / "multiplicity-scatter.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    assert f'width="{width // 2}" height="{height // 2}"' in svg

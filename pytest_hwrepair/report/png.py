@@ -45,7 +45,7 @@ def svg_to_png(svg_file: Path, png_file: Path, *, scale: int = 2, timeout: float
     """Screenshot one SVG file at its own size (times `scale`) into `png_file`."""
     binary = find_chromium()
     if binary is None:
-        raise RenderError("--png needs Chromium: install it (apt-get install chromium) or set HWREPAIR_CHROMIUM")
+        raise RenderError("needs Chromium: install it (apt-get install chromium) or set HWREPAIR_CHROMIUM")
     width, height = svg_size(svg_file.read_text(encoding="utf-8"))
     png_file.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="hwrepair-chromium-") as profile:
