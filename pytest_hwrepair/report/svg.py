@@ -185,7 +185,8 @@ def stacked(rows: Sequence[str], shares: Sequence[dict[str, float]], categories:
             share = row.get(cat, 0.0)
             if share <= 0:
                 continue
-            c.add(f'<rect class="bar" x="{x_px(x):.1f}" y="{y:.1f}" width="{c.plot_w * share:.1f}" height="18" '
+            c.add(f'<rect class="bar" x="{x_px(x):.1f}" y="{y:.1f}" width="{x_px(x + share) - x_px(x):.1f}" '
+                  'height="18" '
                   f'fill="{color(j)}"><title>{_t(f"{label}: {cat} {share:.1%}")}</title></rect>')
             x += share
     c.legend(categories, y=float(height - 12))
