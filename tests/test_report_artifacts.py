@@ -132,3 +132,14 @@ def test_an_llm_run_shows_prompt_and_response_per_sample(pytester: pytest.Pytest
         assert "Here is the corrected file." in data["texts"][s["response"]]
     noop = [s for s in data["samples"] if s["fixer"] == "noop"]
     assert all(data["texts"][s["prompt"]] == "" for s in noop)  # no prompt saved: none shown
+
+
+def test_stacked_bars_end_at_the_axis_end(tmp_path: Path) -> None:
+    run = plant(tmp_path / "run", [record(outcome="passed"), record(outcome="failed", sha="b", sample=1)])
+    found, _ = plots(build_report(merge(load_runs([run])), [1], resamples=200))
+    svg = next(p for p in found if p.id == "categories").svg
+    one = float(re.search(r'<text x="([0-9.]+)" y="[0-9.]+" font-size="11" text-anchor="middle" fill="#222">1\.0<',
+                          svg).group(1))  # type: ignore[union-attr]
+    bars = [(float(x), float(w)) for x, w in re.findall(r'class="bar" x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)"',
+                                                         svg)]
+    assert len(bars) == 2 and abs(bars[-1][0] + bars[-1][1] - one) < 0.2
