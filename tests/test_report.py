@@ -228,7 +228,7 @@ def test_copied_control_run_keeps_its_artifacts(control_run: Path, tmp_path: Pat
     ("iteration", "two", "field 'iteration' is 'two', expected int or null"),
     ("strong", "yes", "field 'strong' is 'yes', expected bool or null"),
     ("sample", True, "field 'sample' is True, expected int"),
-    ("outcome", "won", "field 'outcome' is 'won', expected one of passed, failed, error, skipped"),
+    ("patch_sha", 7, "field 'patch_sha' is 7, expected str or null"),
 ])
 def test_a_malformed_record_is_a_one_line_error(control_run: Path, tmp_path: Path, field: str, value: Any,
                                                 expected: str, capsys: pytest.CaptureFixture[str]) -> None:
