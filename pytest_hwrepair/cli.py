@@ -13,11 +13,9 @@ from pathlib import Path
 from .cases import find_case_files
 from .domains import domain_of
 from .loading import json_schema, load_case
-from .results import RunDir
+from .report import command as report_command
 from .sandbox import make_sandbox
-from .scoreboard import summarize
 from .settings import Settings, SettingsError
-from .terminal import render
 from .verdict import CaseError
 
 
@@ -52,7 +50,8 @@ def _existing(paths: list[Path]) -> list[Path]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hwrepair", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("schema", help="print the JSON Schema of case.toml")
+    p = sub.add_parser("schema", help="print the JSON Schema of case.toml (--results: of `report --format json`)")
+    p.add_argument("--results", action="store_true", help="the schema of `hwrepair report --format json` instead")
     p.set_defaults(func=_schema)
     p = sub.add_parser("validate", help="two-sided check: reference passes and the bug fails, for every bug")
     p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
@@ -64,12 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
     p.add_argument("--json", action="store_true", help="print one JSON object per bug")
     p.set_defaults(func=_validate)
-    p = sub.add_parser("report", help="tables from saved run directories (shards merge)")
-    p.add_argument("runs", nargs="+", type=Path)
-    p.add_argument("-k", default="1,5", help="pass@k values, comma separated")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--by-run", action="store_true", help="label fixers with their run directory (comparisons)")
-    p.set_defaults(func=_report)
+    p = sub.add_parser("report", help="tables, statistics, plots and a sample browser from saved run directories "
+                                      "(shards merge)")
+    report_command.add_arguments(p)
+    p.set_defaults(func=report_command.run)
     p = sub.add_parser("stats", help="corpus counts: bugs per suite x type, LOC distribution (markdown)")
     p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
     p.add_argument("--update", type=Path, metavar="FILE",
@@ -79,6 +76,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _schema(ns: argparse.Namespace) -> int:
+    if ns.results:
+        from .report.model import results_schema
+
+        print(json.dumps(results_schema(), indent=2))
+        return 0
     print(json.dumps(json_schema(), indent=2))
     return 0
 
@@ -100,25 +102,6 @@ def _validate(ns: argparse.Namespace) -> int:
             print(line)
         print(f"validated in {time.monotonic() - start:.1f}s with {ns.jobs} jobs")
     return 1 if any(c.status == "rejected" for c in checks) else 0
-
-
-def _report(ns: argparse.Namespace) -> int:
-    records = []
-    for run in ns.runs:
-        if not (run / "samples.jsonl").exists():
-            raise FileNotFoundError(f"{run}: no samples.jsonl (not a run directory)")
-        for r in RunDir(run).records():
-            records.append(r if not ns.by_run else type(r).from_json({**r.to_json(), "fixer": f"{run.name}:{r.fixer}"}))
-    try:
-        ks = [int(k) for k in ns.k.split(",") if k]
-    except ValueError:
-        raise SettingsError(f"-k: {ns.k!r} is not a comma-separated list of integers") from None
-    summary = summarize(records, ks)
-    if ns.json:
-        print(json.dumps(summary, indent=2, sort_keys=True))
-    else:
-        print("\n".join(render(summary)))
-    return 0
 
 
 def _stats(ns: argparse.Namespace) -> int:

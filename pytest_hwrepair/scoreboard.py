@@ -93,7 +93,9 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
         "errors": sum(s.errors for s in stats),
         "skipped": sum(s.skipped for s in stats),
         "pass_at": {str(k): _round(mean_pass_at_k(counts, k)) for k in ks},
-        "correct_at": {str(k): _round(mean_pass_at_k([(s.strong_n, s.strong_c) for s in strong_scored], k))
+        # Every counted sample is in the denominator: one whose strong oracle never ran (it did not compile) is
+        # not correct, and leaving it out would let correct@k exceed pass@k.
+        "correct_at": {str(k): _round(mean_pass_at_k([(s.n, s.strong_c) for s in strong_scored], k))
                        for k in ks} if strong_scored else {},
         "multiplicity": _round(mean(s.mult for s in scored)),
         "underconstrained": sum(s.under for s in scored),
@@ -314,7 +316,7 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
             if gate.metric == "pass":
                 value = mean_pass_at_k([(s.n, s.c) for s in rows if s.n > 0], gate.k)
             else:
-                value = mean_pass_at_k([(s.strong_n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
+                value = mean_pass_at_k([(s.n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
             if value is None or not ops[gate.op](value, gate.value):
                 shown = "n/a" if value is None else f"{value:.3f}"
                 failures.append(f"gate {gate.text!r} not met for {fixer}: {gate.metric}@{gate.k} = {shown}")

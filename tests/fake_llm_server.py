@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import itertools
 import json
 import re
@@ -54,6 +55,35 @@ def echo_answer(provider: str, body: dict[str, Any]) -> str:
     """Returns the first code block of the prompt unchanged (a model that fixes nothing)."""
     m = re.search(r"```[^\n]*\n(.*?)\n```", first_user_text(body), re.DOTALL)
     return f"```\n{m.group(1) if m else ''}\n```\n"
+
+
+def mixed_answer(cases_root: Path) -> Answer:
+    """A stand-in for a model that repairs some bugs some of the time (deterministic per prompt).
+
+    Each prompt gets a fixed share (0, 1/4, ... or 4/4, from its hash) of its requests answered with the
+    reference fix; the other requests get the file back unchanged under a comment naming the attempt,
+    so wrong answers differ from one another (high solution multiplicity) and right ones agree.
+    """
+    right = reference_answer(cases_root)
+    attempts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def answer(provider: str, body: dict[str, Any]) -> str:
+        prompt = first_user_text(body)
+        digest = hashlib.sha256(prompt.encode()).digest()
+        with lock:
+            attempt = attempts.get(prompt, 0)
+            attempts[prompt] = attempt + 1
+        if (attempt + digest[1]) % 4 < digest[0] % 5:
+            return right(provider, body)
+        m = re.search(r"```[^\n]*\n(.*?)\n```", prompt, re.DOTALL)
+        return f"```\n/* attempt {attempt} */\n{m.group(1) if m else ''}\n```\n"
+
+    return answer
+
+
+ANSWERS: dict[str, Callable[[Path], Answer]] = {"reference": reference_answer, "mixed": mixed_answer,
+                                                "echo": lambda _: echo_answer}
 
 
 def first_user_text(body: dict[str, Any]) -> str:
@@ -339,8 +369,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--cases", type=Path, default=Path("cases"), help="answer with these cases' reference fixes")
+    parser.add_argument("--answer", choices=sorted(ANSWERS), default="reference",
+                        help="reference: always the fix; echo: the file unchanged; mixed: the fix for a share of "
+                             "each prompt's requests")
     args = parser.parse_args(argv)
-    fake = FakeLLM(reference_answer(args.cases)).start(args.port)
+    fake = FakeLLM(ANSWERS[args.answer](args.cases)).start(args.port)
     print(f"fake model API on {fake.url} (OpenAI: {fake.url}/v1, Anthropic: {fake.url}); Ctrl-C stops it",
           flush=True)
     try:

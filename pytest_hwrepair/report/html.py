@@ -1,0 +1,114 @@
+"""The self-contained HTML report: one file, no network, plots as inline SVG, a per-sample browser.
+
+Texts from runs are escaped where they become HTML and embedded as JSON the browser script reads
+with textContent; a Content-Security-Policy allows only the report's own script (by hash), so even a
+text that slipped through could neither run script nor load anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from collections.abc import Sequence
+from html import escape
+from importlib.resources import files
+from typing import Any
+
+from .card import card_lines
+from .load import Merged
+from .model import Report
+from .plots import Missing, Plot, plots
+from .samples import browser_data
+from .sections import Section, sections
+
+FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),
+           ("verdict", "verdict"), ("category", "category"))
+
+
+def asset(name: str) -> str:
+    return files("pytest_hwrepair.report").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def script_json(data: Any) -> str:
+    """JSON that cannot end its <script> element: every <, > and & (and JS line separators) escaped."""
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"),
+                       ("\u2029", "\\u2029")):
+        text = text.replace(char, code)
+    return text
+
+
+def _csp(script: str) -> str:
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode()
+    return f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{digest}'"
+
+
+def _table(s: Section) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in s.headers)
+    body = "".join("<tr>" + "".join(f'<td{" class=num" if isinstance(c, (int, float)) else ""}>{_e(c)}</td>'
+                                    for c in row) + "</tr>" for row in s.rows)
+    note = f'<p class="note">{_e(s.note)}</p>' if s.note else ""
+    empty = "" if s.rows else '<p class="note">(none)</p>'
+    return f"<h3>{_e(s.title)}</h3><table class=\"data\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" \
+           f"{empty}{note}"
+
+
+def _cards(report: Report) -> str:
+    out = []
+    for c in report.cards:
+        rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>"
+                       for k, v in (line.split(": ", 1) for line in card_lines(c)))
+        out.append(f'<table class="card" data-run="{_e(c.run)}">{rows}</table>')
+    return '<div class="cards">' + "".join(out) + "</div>"
+
+
+def _plots(found: Sequence[Plot], missing: Sequence[Missing]) -> str:
+    figs = "".join(f'<figure class="plot" id="plot-{_e(p.id)}">{p.svg}<figcaption>{_e(p.caption)}</figcaption>'
+                   "</figure>" for p in found)
+    gone = "".join(f"<li>{_e(m.title)}: {_e(m.reason)}</li>" for m in missing)
+    return f'<div class="plots">{figs}</div>' + (f'<p>Not drawn:</p><ul class="missing">{gone}</ul>' if gone else "")
+
+
+def _browser() -> str:
+    selects = "".join(f'<label>{_e(label)}<select id="f-{name}"><option value="">all</option></select></label>'
+                      for name, label in FILTERS)
+    heads = "".join(f"<th>{h}</th>" for h in ("fixer", "suite", "type", "bug", "sample", "iteration", "outcome",
+                                               "verdict", "category", "summary"))
+    return (f'<div class="filters">{selects}<label>case or bug<input id="f-text" type="search"></label>'
+            '<label><span>final attempts only</span><input id="f-final" type="checkbox"></label></div>'
+            '<p id="count"></p><table id="sample-table"><thead><tr>' + heads + '</tr></thead>'
+            '<tbody id="sample-rows"></tbody></table><button id="more" type="button" hidden>show more</button>'
+            '<div id="detail" hidden></div>')
+
+
+def render_html(report: Report, merged: Merged) -> str:
+    """The whole page."""
+    found, missing = plots(report)
+    script = asset("browser.js")
+    runs = ", ".join(report.merge.runs)
+    notes = "".join(f"<li>{_e(n)}</li>" for n in report.notes)
+    tables = "".join(_table(s) for s in sections(report))
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f'<meta http-equiv="Content-Security-Policy" content="{_csp(script)}">'
+        f"<title>hwrepair report: {_e(runs)}</title><style>{asset('report.css')}</style></head><body>"
+        f"<header><h1>hwrepair report</h1><p>runs: {_e(runs)}; {report.merge.samples} samples; "
+        f"k = {_e(', '.join(str(k) for k in report.k))}</p>"
+        '<nav><a href="#card">evaluation card</a><a href="#plots">plots</a><a href="#tables">tables</a>'
+        '<a href="#samples">samples</a></nav></header>'
+        f'<section id="card"><h2>Evaluation card</h2>{_cards(report)}</section>'
+        f'<section id="notes"><h2>Notes</h2><ul>{notes}</ul></section>'
+        f'<section id="plots"><h2>Plots</h2>{_plots(found, missing)}</section>'
+        f'<section id="tables"><h2>Tables</h2>{tables}</section>'
+        f'<section id="samples"><h2>Samples</h2>{_browser()}</section>'
+        f'<script type="application/json" id="hwrepair-data">{script_json(browser_data(merged))}</script>'
+        f"<script>{script}</script></body></html>\n"
+    )
+
+
+__all__ = ["render_html", "script_json"]

@@ -1,0 +1,122 @@
+"""Per-bug rows and grouped table rows with bootstrap intervals, from sample records.
+
+Counts and definitions come from the scoreboard (`bug_stats`) and metrics (`pass_at_k`,
+`mean_pass_at_k`); this module adds what a report needs beyond them: correct@k and plausible counts
+next to pass@k, bug classes, and intervals.
+
+correct@k counts a sample when it passed the suite oracle and its record's `strong` is true, over
+every counted sample of the bug (a sample that failed the suite oracle is not correct, whether or
+not its strong oracle ran); it averages over the bugs with at least one strong-oracle verdict.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+
+from ..metrics import mean, mean_pass_at_k, pass_at_k
+from ..results import SampleRecord
+from ..scoreboard import BugStats, bug_stats, finals
+from .model import BugRow, Estimate, TableRow
+from .stats import bootstrap_mean
+
+# The HLS bug types split in two for the syntactic-vs-semantic comparison: a *syntactic* bug is
+# repaired by restoring one operator, constant, bound or shift in place; a *semantic* one needs the
+# program's dataflow (what is initialised, which value is used when, how wide a value must be, when a
+# loop ends). rtl bugs carry their own class (syntactic | behavioural); cuda bugs are split by bucket.
+HLS_CLASSES: dict[str, str] = {
+    "OOB": "syntactic", "SHFT": "syntactic", "MLU": "syntactic", "ZERO": "syntactic",
+    "INIT": "semantic", "USE": "semantic", "BUF": "semantic", "INF": "semantic",
+}
+Key = tuple[str, str, str]
+
+
+def bug_class(stats: BugStats, class_map: Mapping[str, str]) -> str:
+    """The class a bug is split by: the record's own class, else the type's class, else the type."""
+    return stats.bug_class or class_map.get(stats.bug_type) or stats.bug_type
+
+
+def _r(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def strong_counts(records: Sequence[SampleRecord]) -> dict[Key, Counter[str]]:
+    """Per (fixer, case, bug): correct, plausible and undecided passes among the counted final samples."""
+    out: dict[Key, Counter[str]] = defaultdict(Counter)
+    for r in finals(records):
+        if r.outcome != "passed":
+            continue
+        cell = "undecided" if r.strong is None else "correct" if r.strong else "plausible"
+        out[(r.fixer, r.case, r.bug)][cell] += 1
+    return out
+
+
+def bug_rows(records: Sequence[SampleRecord], ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
+    """One row per bug x fixer, in the scoreboard's order."""
+    counts = strong_counts(records)
+    runs: dict[Key, set[str]] = defaultdict(set)
+    for r in finals(records):
+        runs[(r.fixer, r.case, r.bug)].add(r.run)
+    rows = []
+    for s in bug_stats(records):
+        key = (s.fixer, s.case, s.bug)
+        cell = counts.get(key, Counter())
+        correct = cell["correct"]
+        rows.append(BugRow(
+            fixer=s.fixer, domain=s.domain, suite=s.suite, case=s.case, bug=s.bug, bug_type=s.bug_type,
+            bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=correct,
+            plausible=cell["plausible"], undecided=cell["undecided"], strong_n=s.strong_n, errors=s.errors,
+            skipped=s.skipped, pass_at={str(k): _r(pass_at_k(s.n, s.c, k)) if s.n else None for k in ks},
+            correct_at={str(k): _r(pass_at_k(s.n, correct, k)) if s.n and s.strong_n else None for k in ks},
+            multiplicity=_r(s.mult), underconstrained=s.under, categories=dict(sorted(s.categories.items())),
+            runs=sorted(runs[key]),
+        ))
+    return rows
+
+
+def estimate(counts: Sequence[tuple[int, int]], k: int, *, resamples: int) -> Estimate:
+    """Mean pass@k over bugs (n/a when any bug has n < k) with its bootstrap interval over bugs."""
+    value = mean_pass_at_k(counts, k)
+    if value is None:
+        return Estimate(value=None)
+    per_bug = [pass_at_k(n, c, k) for n, c in counts]
+    interval = bootstrap_mean([v for v in per_bug if v is not None], resamples=resamples)
+    return Estimate(value=_r(value), low=_r(interval.low), high=_r(interval.high))
+
+
+def table_row(group: dict[str, str], rows: Sequence[BugRow], ks: Sequence[int], *, resamples: int) -> TableRow:
+    scored = [b for b in rows if b.n > 0]
+    strong = [b for b in scored if b.strong_n > 0]
+    categories: Counter[str] = Counter()
+    for b in rows:
+        categories.update(b.categories)
+    return TableRow(
+        group=group, bugs=len(rows), samples=sum(b.n for b in rows), passed=sum(b.c for b in rows),
+        correct=sum(b.correct for b in rows), plausible=sum(b.plausible for b in rows),
+        undecided=sum(b.undecided for b in rows), strong_bugs=len(strong), errors=sum(b.errors for b in rows),
+        skipped=sum(b.skipped for b in rows),
+        pass_at={str(k): estimate([(b.n, b.c) for b in scored], k, resamples=resamples) for k in ks},
+        correct_at={str(k): estimate([(b.n, b.correct) for b in strong], k, resamples=resamples) if strong
+                    else Estimate(value=None) for k in ks},
+        multiplicity=_r(mean(b.multiplicity for b in scored)), underconstrained=sum(b.underconstrained for b in scored),
+        categories=dict(sorted(categories.items())),
+    )
+
+
+def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], *, resamples: int,
+            key_fn: Callable[[BugRow], tuple[str, ...]] | None = None) -> list[TableRow]:
+    """Table rows grouped by the named BugRow fields, sorted by group."""
+    groups: dict[tuple[str, ...], list[BugRow]] = defaultdict(list)
+    for b in rows:
+        groups[key_fn(b) if key_fn else tuple(str(getattr(b, k)) for k in keys)].append(b)
+    return [table_row(dict(zip(keys, key)), members, ks, resamples=resamples)
+            for key, members in sorted(groups.items())]
+
+
+def per_bug_pass1(rows: Sequence[BugRow]) -> list[tuple[BugRow, float]]:
+    """(row, pass@1) for every bug with a counted sample."""
+    return [(b, b.c / b.n) for b in rows if b.n > 0]
+
+
+__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "estimate", "grouped", "per_bug_pass1", "strong_counts",
+           "table_row"]
