@@ -59,6 +59,8 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
 
 
 def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -> str:
+    if case.domain == "hls" and category == "compile_fail":
+        return "injected program does not compile (an hls bug must build and fail when run)"
     if case.domain == "hls" and bug.bug_type == "INF" and category != "timeout":
         return f"INF bug does not fail by timeout (fails with {category})"
     if case.domain == "rtl" and bug.class_ == "syntactic" and category != "lint_fail":
