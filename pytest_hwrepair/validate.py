@@ -13,6 +13,7 @@ from .cases import Bug, Case, find_case_files, load_case
 from .fixers.base import Fixer, RepairTask
 from .fixers.control import NoopFixer, ReferenceFixer
 from .oracles import OracleContext
+from .oracles.cuda_classify import BUCKET_HARNESS_CATEGORY
 from .results import RunDir
 from .run import Harness, SampleResult, SampleSpec, execute
 from .sandbox.base import Limits, Sandbox
@@ -48,8 +49,12 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     if nv.outcome is Outcome.PASSED:
         return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
     if nv.outcome is Outcome.SKIPPED:
+        if case.domain == "cuda" and bug.bucket == "compile_error" and nv.metrics.get("build") == "passed":
+            return BugCheck(path, bug.id, "rejected", "compile_error start does not fail to build: it builds here "
+                            "(its failure shows only when run, or its label is wrong)", **shown)
         # e.g. a cuda start that builds: its runtime failure needs a device this machine does not have
-        return BugCheck(path, bug.id, "unverified", f"needs a GPU: {nv.summary}", **shown)
+        said = "needs a GPU" if nv.metrics.get("build") == "passed" else "not checked here"
+        return BugCheck(path, bug.id, "unverified", f"{said}: {nv.summary}", **shown)
     if rv.outcome is Outcome.SKIPPED and nv.outcome is Outcome.FAILED and nv.category.value != "compile_fail":
         return BugCheck(path, bug.id, "unverified", f"reference runtime not checked here: {rv.summary}", **shown)
     problem = _category_problem(case, bug, nv.category.value, noop)
@@ -73,6 +78,12 @@ def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -
             return "behavioural bug is proved equivalent to the golden design by Tier F"
     if case.domain == "cuda" and bug.bucket == "compile_error" and category != "compile_fail":
         return f"compile_error start does not fail to build (fails with {category})"
+    if case.domain == "cuda" and bug.bucket and bug.bucket != "compile_error":
+        expected = BUCKET_HARNESS_CATEGORY[bug.bucket].value
+        if category == "compile_fail":
+            return f"{bug.bucket} start fails to build (a {bug.bucket} start must build and fail with {expected})"
+        if category != expected:
+            return f"{bug.bucket} start fails with {category}, not {expected}"
     return ""
 
 

@@ -33,6 +33,10 @@ from .cuda_checks import (
 )
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
 
+# Reference steps that failed in this process (a success is remembered on disk): by cache
+# directory, sandbox, reference and stage.
+_REFERENCE_FAILURES: dict[tuple[str, str, str], tuple[Classification, str]] = {}
+
 
 def step_log(stage: Stage, ex: Execution) -> StepLog:
     """A sandbox execution as the classifier reads it."""
@@ -54,7 +58,7 @@ class CudaOracle:
             return rejected
         build = self.step(sandbox, workspace, Stage.BUILD)
         durations = {"build": build.duration}
-        failed = self.build_failure(build)
+        failed = self.build_failure(build, sandbox)
         if failed is not None:
             return _timed(failed, durations)
         if not device_present(self.ctx.options.get("gpu")):
@@ -93,13 +97,54 @@ class CudaOracle:
     def gpu_limits(self) -> Limits:
         return replace(self.ctx.limits, gpu=True)
 
-    def build_failure(self, build: Execution) -> Verdict | None:
+    def build_failure(self, build: Execution, sandbox: Sandbox) -> Verdict | None:
         found = classify(step_log(Stage.BUILD, build), self.case.target)
         if found.category is CudaCategory.PASSED:
             return None
         if found.rule == "nvcc_missing":
             return Verdict.skip("nvcc not found: the cuda build stage cannot run here")
-        return self.rejection(found, build.tail())
+        blocked = self.reference_blocked(sandbox, Stage.BUILD)
+        return blocked if blocked is not None else self.rejection(found, build.tail())
+
+    def reference_blocked(self, sandbox: Sandbox, stage: Stage) -> Verdict | None:
+        """When the reference fails `stage` here too, what replaces the candidate's verdict: a skip for a
+        dependency this machine lacks, a harness error otherwise. None when the reference gets through."""
+        failure = self.reference_failure(sandbox, stage)
+        if failure is None:
+            return None
+        found, tail = failure
+        said = f"the reference fails its {found.stage.value} here too: {found.category.value}: {found.evidence}"
+        metrics = {"cuda_category": found.category.value, "cuda_stage": found.stage.value, "cuda_rule": found.rule,
+                   "reference_fails": True, "speedup": None}
+        if found.category is CudaCategory.ENVIRONMENT_DEPENDENCY:
+            return Verdict.skip(f"this machine lacks what the task needs ({said})", log_tail=tail, metrics=metrics)
+        return Verdict.error(f"environment, not the candidate: {said}", log_tail=tail, metrics=metrics)
+
+    def reference_failure(self, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
+        """The reference's own build (and, for RUN, one test run) here: its failure, or None (cached)."""
+        key = content_hash("cuda-reference-steps", stage.value, self.reference_hash())
+        passed = self.ctx.cache_dir / "cuda" / f"{key}.passed"
+        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, key)
+        with locked(self.ctx.cache_dir / "cuda" / f"{key}.lock"):
+            if passed.exists():
+                return None
+            if memo not in _REFERENCE_FAILURES:
+                with scratch_workspace("hwrepair-cuda-ref-") as ws:
+                    populate(ws, self.case, {name: self.case.files[name] for name in self.case.model.sources})
+                    failure = self._reference_steps(ws, sandbox, stage)
+                if failure is None:
+                    passed.write_text("passed\n", encoding="utf-8")
+                    return None
+                _REFERENCE_FAILURES[memo] = failure
+            return _REFERENCE_FAILURES[memo]
+
+    def _reference_steps(self, ws: Path, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
+        for step in (Stage.BUILD, Stage.RUN)[: 1 if stage is Stage.BUILD else 2]:
+            ex = self.step(sandbox, ws, step)
+            found = classify(step_log(step, ex), self.case.target)
+            if found.category is not CudaCategory.PASSED:
+                return found, ex.tail()
+        return None
 
     def rejection(self, found: Classification, tail: str, extra: Mapping[str, object] | None = None) -> Verdict:
         metrics = {"cuda_category": found.category.value, "cuda_stage": found.stage.value,
@@ -120,8 +165,13 @@ class CudaOracle:
         result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target)
         seconds = {"run": sum(ex.duration for ex in executions)}
         if not result.passed:
+            found = result.classification
+            if found.category is CudaCategory.ENVIRONMENT_DEPENDENCY and not found.harness_fault:
+                blocked = self.reference_blocked(sandbox, Stage.RUN)
+                if blocked is not None:
+                    return _timed(blocked, seconds)
             extra = {"failed_run": result.failed_run} if result.failed_run else {}
-            return _timed(self.rejection(result.classification, executions[-1].tail(), extra), seconds)
+            return _timed(self.rejection(found, executions[-1].tail(), extra), seconds)
         if result.timing is None:
             return _timed(Verdict.ok("test passed (the task declares no timing)", metrics={
                 "cuda_category": CudaCategory.PASSED.value, "speedup": None}), seconds)
