@@ -7,11 +7,13 @@ from importlib.metadata import entry_points
 
 from .base import Entry, Importer, ImporterError, ImportReport, Reason, Status
 from .chrysalis import ChrysalisImporter
+from .cudabeaver import CudaBeaverImporter
 
 ImporterFactory = Callable[[], Importer]
 
 BUILTIN: dict[str, ImporterFactory] = {
     "chrysalis": ChrysalisImporter,
+    "cudabeaver": CudaBeaverImporter,
 }
 
 
