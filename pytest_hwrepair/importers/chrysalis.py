@@ -46,12 +46,14 @@ class ChrysalisImporter:
                             help="only these (suite, function, type) triples, e.g. the study's benchmark_meta.json")
         parser.add_argument("--no-check", action="store_true",
                             help="write every placed spec unchecked (`hwrepair validate` decides)")
+        parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                            help="limit per build or run step (default: 10, PolyBench by dataset: up to 600)")
         parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="bugs checked at once")
         parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
 
     def run(self, ns: argparse.Namespace) -> ImportReport:
-        programs = {"chstone": chstone(ns.chstone), "machsuite": machsuite(ns.machsuite),
-                    "polybench": polybench(ns.polybench, ns.dataset)}
+        programs = {"chstone": chstone(ns.chstone, ns.timeout), "machsuite": machsuite(ns.machsuite, ns.timeout),
+                    "polybench": polybench(ns.polybench, ns.dataset, ns.timeout)}
         specs, entries = load_specs(ns.specs)
         selection = load_selection(ns.select) if ns.select else None
         if selection is not None:
@@ -69,6 +71,16 @@ class ChrysalisImporter:
         report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset})
         write_report(report)
         return report
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds between 0 and 3600")
+    return value
 
 
 def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[Edit], list[Entry]]:

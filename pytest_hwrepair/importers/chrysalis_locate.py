@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
 from .base import Entry, Reason
 from .chrysalis_specs import Spec
 from .hls_programs import Program
-from .snippets import Span, find_snippet, same_code
+from .snippets import Span, find_snippet, same_code, tokens
 
 _NUMBERED = re.compile(r"^(.+)_(\d+)$")
 
@@ -28,9 +29,11 @@ class Edit:
         return self.program.files[self.file][self.start:self.end]
 
     @property
-    def key(self) -> tuple[str, str, str, int, int, str]:
-        return (self.program.suite, self.program.name, self.file, self.start, self.end,
-                " ".join(self.spec.faulty.split()))
+    def key(self) -> tuple[str, str, str, str]:
+        """Equal for two edits that leave the same program behind (up to whitespace between tokens)."""
+        text = self.program.files[self.file]
+        edited = text[:self.start] + self.spec.faulty + text[self.end:]
+        return (self.program.suite, self.program.name, self.file, hashlib.sha256(tokens(edited).encode()).hexdigest())
 
 
 Home = tuple[Program, str, Span]
@@ -95,7 +98,7 @@ def _edit(spec: Spec, program: Program, name: str, span: Span) -> Edit | Entry:
 
 def dedupe(edits: list[Edit]) -> tuple[list[Edit], list[Entry]]:
     """The first edit of each (file, span, faulty code); later copies are rejected as duplicates."""
-    seen: dict[tuple[str, str, str, int, int, str], Edit] = {}
+    seen: dict[tuple[str, str, str, str], Edit] = {}
     kept: list[Edit] = []
     dropped: list[Entry] = []
     for edit in edits:

@@ -76,7 +76,7 @@ class Program:
         return [(name, s.start, s.end) for name in self.search for s in find_definitions(self.files[name], function)]
 
 
-def chstone(root: Path) -> list[Program]:
+def chstone(root: Path, timeout: float | None = None) -> list[Program]:
     """One program per CHStone folder; the file defining `main` is built and includes the rest."""
     programs = []
     for folder in sorted(p for p in _dirs(root) if any(p.glob("*.c"))):
@@ -87,12 +87,12 @@ def chstone(root: Path) -> list[Program]:
             continue
         search = (entry, *sorted(n for n in files if n != entry and not n.endswith((".txt", ".md"))))
         oracle = {"kind": "exit-code", "build": f"gcc -O0 {entry} -o prog -lm", "run": "./prog",
-                  "timeout": STEP_TIMEOUT, "stdout": CHSTONE_STDOUT}
+                  "timeout": timeout or STEP_TIMEOUT, "stdout": CHSTONE_STDOUT}
         programs.append(Program("chstone", folder.name, f"CHStone {folder.name}", files, search, oracle))
     return _must(programs, root, "--chstone", "no program folder with a .c file defining main")
 
 
-def machsuite(root: Path) -> list[Program]:
+def machsuite(root: Path, timeout: float | None = None) -> list[Program]:
     """One program per MachSuite benchmark folder (`<kernel>/<algorithm>/` with local_support.c)."""
     common = root / "common"
     support = {n: read_text(common / n) for n in ("support.c", "support.h")}
@@ -111,7 +111,8 @@ def machsuite(root: Path) -> list[Program]:
             continue
         sources = " ".join(n for n in files if n.endswith(".c"))
         oracle = {"kind": "output-diff", "build": f"gcc -O0 -I. {sources} {DRIVER} -o prog -lm",
-                  "run": "./prog input.data output.data", "timeout": STEP_TIMEOUT, "compare": "file:output.data",
+                  "run": "./prog input.data output.data", "timeout": timeout or STEP_TIMEOUT,
+                  "compare": "file:output.data",
                   "expected": "check.data", "tolerance": _epsilon(files.get("local_support.c", ""))}
         search = (f"{kernel}.c", *sorted(n for n in files if n != f"{kernel}.c"))
         name = f"{folder.parent.name}_{folder.name}"
@@ -121,7 +122,7 @@ def machsuite(root: Path) -> list[Program]:
                  "no <kernel>/<algorithm>/local_support.c with input.data and check.data")
 
 
-def polybench(root: Path, dataset: str) -> list[Program]:
+def polybench(root: Path, dataset: str, timeout: float | None = None) -> list[Program]:
     """One program per PolyBench/C kernel, dumping its live-out arrays at the chosen dataset size."""
     utilities = root / "utilities"
     util = {n: read_text(utilities / n) for n in ("polybench.c", "polybench.h")}
@@ -137,7 +138,8 @@ def polybench(root: Path, dataset: str) -> list[Program]:
         if text is None or head is None:
             continue
         files = {path.name: text, header.name: head, **{n: t for n, t in util.items() if t is not None}}
-        oracle = {"kind": "output-diff", "timeout": _TIMEOUTS[dataset], "compare": "stderr", "tolerance": 0.0,
+        oracle = {"kind": "output-diff", "timeout": timeout or _TIMEOUTS[dataset], "compare": "stderr",
+                  "tolerance": 0.0,
                   "build": f"gcc -O0 -I. -DPOLYBENCH_DUMP_ARRAYS -D{dataset}_DATASET polybench.c {path.name} "
                            "-o prog -lm", "run": "./prog"}
         programs.append(Program("polybench", path.stem, f"PolyBench/C {path.stem} ({dataset} dataset)", files,

@@ -154,6 +154,11 @@ def same_code(a: str, b: str) -> bool:
     return _TOKEN.findall(a) == _TOKEN.findall(b)
 
 
+def tokens(text: str) -> str:
+    """The text's tokens, one space apart: equal for texts that differ only in whitespace."""
+    return " ".join(_TOKEN.findall(text))
+
+
 def occurrence(text: str, find: str, start: int) -> tuple[int, int]:
     """(1-based index of the occurrence of `find` that starts at `start`, how many there are in all)."""
     index, at = 0, -1
