@@ -415,3 +415,13 @@ def test_real_nvcc_build_then_skip_without_a_gpu(tmp_path: Path) -> None:
     assert good.outcome is Outcome.SKIPPED, good
     assert (bad.category, bad.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "buildability"), bad
     assert bad.summary == 'build failed: buildability: solution.cu(6): error: expected a ";"'
+
+
+def test_a_passing_reference_build_spares_the_rebuild_when_a_start_fails(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    oracle = cuda_oracle.CudaOracle(case, context(tmp_path))
+    reference = workspace(tmp_path / "ref", SOLUTION)
+    assert oracle.check(reference, FakeSandbox()).outcome is Outcome.SKIPPED  # built; no GPU here
+    box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
+    assert oracle.check(workspace(tmp_path / "start", SOLUTION + "x"), box).category is Category.COMPILE_FAIL
+    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc")] == ["candidate"]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..cases import Case
 from ..sandbox.base import Execution, Limits, Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted
 from ..verdict import Category, Verdict
 from .base import OracleContext, cached_text, content_hash, locked, populate, scratch_workspace
 from .cuda_checks import (
@@ -61,6 +62,8 @@ class CudaOracle:
         failed = self.build_failure(build, sandbox)
         if failed is not None:
             return _timed(failed, durations)
+        if self.is_reference(workspace):
+            self.reference_passed(Stage.BUILD).touch()
         if not device_present(self.ctx.options.get("gpu")):
             return Verdict.skip(NO_DEVICE, metrics={"cuda_stage": "build", "build": "passed"}, durations=durations)
         gpu = probe_gpu()
@@ -120,10 +123,28 @@ class CudaOracle:
             return Verdict.skip(f"this machine lacks what the task needs ({said})", log_tail=tail, metrics=metrics)
         return Verdict.error(f"environment, not the candidate: {said}", log_tail=tail, metrics=metrics)
 
+    def reference_passed(self, stage: Stage) -> Path:
+        """The marker saying the reference got through `stage` here."""
+        key = content_hash("cuda-reference-steps", stage.value, self.reference_hash())
+        path = self.ctx.cache_dir / "cuda" / f"{key}.passed"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def is_reference(self, workspace: Path) -> bool:
+        """True when every source in the workspace is the golden one (the build just run was the reference's)."""
+        for name in self.case.model.sources:
+            try:
+                found = read_untrusted(workspace, name)
+            except (OSError, UntrustedFileError):
+                return False
+            if found.truncated or found.text != self.case.files[name]:
+                return False
+        return True
+
     def reference_failure(self, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
         """The reference's own build (and, for RUN, one test run) here: its failure, or None (cached)."""
-        key = content_hash("cuda-reference-steps", stage.value, self.reference_hash())
-        passed = self.ctx.cache_dir / "cuda" / f"{key}.passed"
+        passed = self.reference_passed(stage)
+        key = passed.stem
         memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, key)
         with locked(self.ctx.cache_dir / "cuda" / f"{key}.lock"):
             if passed.exists():
