@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pytest_hwrepair.cases import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, ImporterError, registry
-from pytest_hwrepair.importers.base import dump_toml, prepare_out
+from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
 from pytest_hwrepair.importers.chrysalis_specs import load_selection, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt, verdict_line
 from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
@@ -214,6 +214,13 @@ def test_spec_wrappers_and_elided_bodies_are_undone() -> None:
                                  st.lists(st.text(), max_size=3)), max_size=6))
 def test_case_files_round_trip_through_toml(fields: dict[str, Any]) -> None:
     assert tomllib.loads(dump_toml(fields)) == fields
+
+
+def test_links_and_binaries_are_never_copied_from_a_checkout(tmp_path: Path) -> None:
+    (tmp_path / "prog").write_bytes(b"\x7fELF\x00\x01")
+    (tmp_path / "secret.c").symlink_to("/etc/hostname")
+    (tmp_path / "ok.c").write_text("int x;\n")
+    assert [read_text(tmp_path / n) for n in ("prog", "secret.c", "ok.c")] == [None, None, "int x;\n"]
 
 
 def test_output_directory_of_someone_else_is_refused(tmp_path: Path) -> None:

@@ -136,7 +136,9 @@ def write_case(case_dir: Path, fields: Mapping[str, Any], files: Mapping[str, st
 
 
 def read_text(path: Path) -> str | None:
-    """A checkout file as text, or None when it is not UTF-8 text (binaries are never copied)."""
+    """A checkout file as text, or None for a link or a file that is not UTF-8 text (never copied)."""
+    if path.is_symlink():
+        return None
     try:
         data = path.read_bytes()
     except OSError:

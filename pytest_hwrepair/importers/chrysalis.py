@@ -67,7 +67,7 @@ class ChrysalisImporter:
         else:
             entries += checked(ns.out, edits, ns.jobs, ns.cache_dir)
         entries.sort(key=lambda e: e.source)
-        notes = selection_notes(selection, specs, entries) if selection is not None else ()
+        notes = selection_notes(selection, entries) if selection is not None else ()
         report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset})
         write_report(report)
         return report
@@ -173,7 +173,7 @@ def _files(program: Program) -> dict[str, str]:
     return {**program.files, **program.data, **program.expected}
 
 
-def selection_notes(selection: set[tuple[str, str, str]], specs: list[Spec], entries: list[Entry]) -> tuple[str, ...]:
+def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) -> tuple[str, ...]:
     """How the selected triples fared: kept, rejected (by reason) or absent from the specs."""
     status = {tuple(e.source.split("/")): e for e in entries}
     missing = sorted(t for t in selection if t not in status)
