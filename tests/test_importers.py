@@ -203,6 +203,21 @@ def test_snippet_matches_whole_words_only() -> None:
     assert [text[s.start:s.end] for s in find_snippet(text, "sum=0;")] == ["sum = 0;"]
 
 
+C_TOKENS = st.sampled_from(["i", "n", "acc", "0", "1", "=", "<", "<<", "+", "(", ")", "[", "]", ";", "{", "}", "for"])
+
+
+@given(st.lists(C_TOKENS, min_size=1, max_size=12), st.lists(st.sampled_from([" ", "", "\n  ", "\t"]), min_size=12,
+                                                             max_size=12))
+def test_a_snippet_is_found_however_its_source_is_spaced(tokens: list[str], gaps: list[str]) -> None:
+    snippet = " ".join(tokens)
+    source = tokens[0]
+    for tok, gap in zip(tokens[1:], gaps):
+        wordy = source[-1].isalnum() and tok[0].isalnum()
+        source += (gap or (" " if wordy else "")) + tok  # two words need some space between them
+    spans = find_snippet(source, snippet)
+    assert [(s.start, s.end) for s in spans] == [(0, len(source))]
+
+
 def test_spec_wrappers_and_elided_bodies_are_undone() -> None:
     assert unwrap('"""a;"""', '"""b;"""') == ("a;", "b;")
     assert unwrap("for (;;){...}", "for (;0;){...}") == ("for (;;){", "for (;0;){")
