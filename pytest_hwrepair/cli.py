@@ -1,4 +1,4 @@
-"""The `hwrepair` command: schema, validate, report, stats (and images, when the docker extra is present)."""
+"""The `hwrepair` command: schema, validate, report, stats, import (and images, when the docker extra is present)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,35 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--update", type=Path, metavar="FILE",
                    help="replace the block between <!-- stats --> and <!-- /stats --> in FILE")
     p.set_defaults(func=_stats)
+    _import_parser(sub)
     return parser
+
+
+def _import_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .importers import registry
+
+    p = sub.add_parser("import", help="write case directories from a published benchmark's checkout")
+    sources = p.add_subparsers(dest="source", required=True, metavar="SOURCE")
+    for name, factory in sorted(registry().items()):
+        importer = factory()
+        q = sources.add_parser(name, help=importer.help, description=importer.help)
+        importer.add_arguments(q)
+        q.set_defaults(func=_import, importer=importer)
+
+
+def _import(ns: argparse.Namespace) -> int:
+    from .importers import ImporterError
+
+    start = time.monotonic()
+    try:
+        report = ns.importer.run(ns)
+    except ImporterError as exc:
+        print(f"hwrepair import {ns.source}: {exc}", file=sys.stderr)
+        return 2
+    for line in report.lines():
+        print(line)
+    print(f"imported into {report.out} in {time.monotonic() - start:.1f}s")
+    return 0
 
 
 def _schema(ns: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import re
 from typing import Any, ClassVar
 
 from .cases import Bug
+from .oracles.cuda_classify import BUCKET_HARNESS_CATEGORY
 from .verdict import RepairProtocol
 
 HLS_BUG_TYPES = ("OOB", "SHFT", "INF", "MLU", "ZERO", "USE", "BUF", "INIT")
@@ -53,6 +54,8 @@ class HlsDomain(Domain):
         return None
 
     def validation_problem(self, bug: Bug, category: str, strong: dict[str, Any] | None) -> str:
+        if category == "compile_fail":
+            return "injected program does not compile (an hls bug must build and fail when run)"
         if bug.bug_type == "INF" and category != "timeout":
             return f"INF bug does not fail by timeout (fails with {category})"
         return ""
@@ -105,6 +108,12 @@ class CudaDomain(Domain):
     def validation_problem(self, bug: Bug, category: str, strong: dict[str, Any] | None) -> str:
         if bug.bucket == "compile_error" and category != "compile_fail":
             return f"compile_error start does not fail to build (fails with {category})"
+        if bug.bucket and bug.bucket != "compile_error":
+            expected = BUCKET_HARNESS_CATEGORY[bug.bucket].value
+            if category == "compile_fail":
+                return f"{bug.bucket} start fails to build (a {bug.bucket} start must build and fail with {expected})"
+            if category != expected:
+                return f"{bug.bucket} start fails with {category}, not {expected}"
         return ""
 
 

@@ -54,8 +54,12 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     if nv.outcome is Outcome.PASSED:
         return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
     if nv.outcome is Outcome.SKIPPED:
+        if case.domain == "cuda" and bug.bucket == "compile_error" and nv.metrics.get("build") == "passed":
+            return BugCheck(path, bug.id, "rejected", "compile_error start does not fail to build: it builds here "
+                            "(its failure shows only when run, or its label is wrong)", **shown)
         # e.g. a cuda start that builds: its runtime failure needs a device this machine does not have
-        return BugCheck(path, bug.id, "unverified", f"needs a GPU: {nv.summary}", **shown)
+        said = "needs a GPU" if nv.metrics.get("build") == "passed" else "not checked here"
+        return BugCheck(path, bug.id, "unverified", f"{said}: {nv.summary}", **shown)
     if rv.outcome is Outcome.SKIPPED and nv.outcome is Outcome.FAILED and nv.category.value != "compile_fail":
         return BugCheck(path, bug.id, "unverified", f"reference runtime not checked here: {rv.summary}", **shown)
     problem = _category_problem(case, bug, nv.category.value, noop)

@@ -91,10 +91,13 @@ class FakeSandbox:
 
     build_log: str = ""
     build_rc: int = 0
+    reference_build_log: str = ""
+    reference_build_rc: int = 0
     candidate_ms: list[float] = field(default_factory=lambda: [1.0])
     reference_ms: float = 1.0
     run_text: str | None = None
     run_rc: int = 0
+    reference_run_text: str | None = None
     calls: list[tuple[str, str, Limits]] = field(default_factory=list)
     name: str = "fake"
 
@@ -102,10 +105,14 @@ class FakeSandbox:
         is_reference = "REF" in (workdir / "solution.cu").read_text() and workdir.name != "ws"
         who = "reference" if is_reference else "candidate"
         self.calls.append((who, argv, limits))
+        if argv.startswith("nvcc") and is_reference:
+            return Execution(argv, self.reference_build_rc, "", self.reference_build_log, 1.5)
         if argv.startswith("nvcc"):
             return Execution(argv, self.build_rc, "", self.build_log, 1.5)
         if self.run_text is not None and not is_reference:
             return Execution(argv, self.run_rc, self.run_text, "", 0.5)
+        if self.reference_run_text is not None and is_reference:
+            return Execution(argv, 1, self.reference_run_text, "", 0.5)
         index = min(self.runs(who) - 1, len(self.candidate_ms) - 1)
         ms = self.reference_ms if is_reference else self.candidate_ms[index]
         return Execution(argv, 0, f"Kernel time: {ms:.4f} ms\nPASSED\n", "", 0.5)
@@ -185,6 +192,61 @@ def test_link_error_is_integration(tmp_path: Path) -> None:
     verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(
         workspace(tmp_path, SOLUTION), FakeSandbox(build_log=log, build_rc=1))
     assert (verdict.category, verdict.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "integration")
+
+
+MISSING_HEADER = "solution.cu:1:10: fatal error: cublas_v2.h: No such file or directory\ncompilation terminated.\n"
+NO_TORCH = "Traceback (most recent call last):\nModuleNotFoundError: No module named 'torch'\n"
+
+
+def test_dependency_missing_for_the_reference_too_is_a_skip(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    box = FakeSandbox(build_log=MISSING_HEADER, build_rc=1, reference_build_log=MISSING_HEADER, reference_build_rc=1)
+    verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(workspace(tmp_path, SOLUTION), box)
+    assert verdict.outcome is Outcome.SKIPPED
+    assert "the reference fails its build here too: environment_dependency" in verdict.summary
+    assert verdict.metrics["reference_fails"] is True
+
+
+def test_missing_header_only_the_candidate_needs_is_its_compile_failure(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    box = FakeSandbox(build_log=MISSING_HEADER, build_rc=1)
+    verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(workspace(tmp_path, SOLUTION), box)
+    assert (verdict.category, verdict.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "environment_dependency")
+    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc")] == ["candidate", "reference"]
+
+
+def test_reference_that_fails_to_build_otherwise_is_a_harness_error(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    log = 'solution.cu(6): error: expected a ";"\n'
+    box = FakeSandbox(build_log=log, build_rc=2, reference_build_log=log, reference_build_rc=2)
+    verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(workspace(tmp_path, SOLUTION), box)
+    assert verdict.outcome is Outcome.ERROR
+    assert verdict.summary.startswith("environment, not the candidate: the reference fails its build here too")
+
+
+def test_a_reference_that_builds_is_built_once_for_all_candidates(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
+    oracle = cuda_oracle.CudaOracle(case, context(tmp_path))
+    for index in range(3):
+        assert oracle.check(workspace(tmp_path / f"w{index}", SOLUTION), box).category is Category.COMPILE_FAIL
+    assert sum(1 for who, argv, _ in box.calls if who == "reference" and argv.startswith("nvcc")) == 1
+
+
+def test_test_step_module_missing_for_the_reference_too_is_a_skip(tmp_path: Path, with_gpu: None) -> None:
+    case = make_case(tmp_path / "case")
+    box = FakeSandbox(run_text=NO_TORCH, run_rc=1, reference_run_text=NO_TORCH)
+    verdict = cuda_oracle.CudaOracle(case, context(tmp_path, gpu=True)).check(workspace(tmp_path, SOLUTION), box)
+    assert verdict.outcome is Outcome.SKIPPED
+    assert "the reference fails its run here too" in verdict.summary
+
+
+def test_test_step_module_only_the_candidate_imports_is_rejected(tmp_path: Path, with_gpu: None) -> None:
+    case = make_case(tmp_path / "case")
+    box = FakeSandbox(run_text=NO_TORCH, run_rc=1)
+    verdict = cuda_oracle.CudaOracle(case, context(tmp_path, gpu=True)).check(workspace(tmp_path, SOLUTION), box)
+    assert verdict.outcome is Outcome.FAILED
+    assert verdict.metrics["cuda_category"] == "environment_dependency"
 
 
 def test_missing_nvcc_is_a_skip(tmp_path: Path) -> None:
@@ -354,3 +416,13 @@ def test_real_nvcc_build_then_skip_without_a_gpu(tmp_path: Path) -> None:
     assert good.outcome is Outcome.SKIPPED, good
     assert (bad.category, bad.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "buildability"), bad
     assert bad.summary == 'build failed: buildability: solution.cu(6): error: expected a ";"'
+
+
+def test_a_passing_reference_build_spares_the_rebuild_when_a_start_fails(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case")
+    oracle = cuda_oracle.CudaOracle(case, context(tmp_path))
+    reference = workspace(tmp_path / "ref", SOLUTION)
+    assert oracle.check(reference, FakeSandbox()).outcome is Outcome.SKIPPED  # built; no GPU here
+    box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
+    assert oracle.check(workspace(tmp_path / "start", SOLUTION + "x"), box).category is Category.COMPILE_FAIL
+    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc")] == ["candidate"]

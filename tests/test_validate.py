@@ -6,6 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytest_hwrepair.cases import load_case
+from pytest_hwrepair.oracles.cuda_checks import NO_DEVICE
+from pytest_hwrepair.run import SampleResult
+from pytest_hwrepair.validate import BugCheck, judge
+from pytest_hwrepair.verdict import Category, Verdict
+
 from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case
 
 UNOBSERVABLE = SUM_TOML + """
@@ -56,3 +62,81 @@ def test_json_output_has_one_object_per_bug(demo_cases: Path) -> None:
     result = validate(demo_cases, "--json")
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 3 and all('"status": "accepted"' in line for line in lines)
+
+
+def test_hls_bug_that_does_not_compile_is_rejected(tmp_path: Path) -> None:
+    broken = SUM_TOML + """
+[[bug]]
+id = "BUF-01"
+type = "BUF"
+find = "int s = 0;"
+replace = "int s = 0"
+note = "a syntax error, not a logic bug"
+"""
+    write_case(tmp_path, "sum", {"case.toml": broken, "sum.c": SUM_C})
+    result = validate(tmp_path)
+    assert "[BUF-01] injected program does not compile" in result.stdout
+    assert "rejected - injected program does not compile (an hls bug must build and fail when run): 1" in result.stdout
+
+
+CUDA_TOML = """\
+schema = 1
+id = "k"
+domain = "cuda"
+suite = "demo"
+sources = ["solution.cu"]
+target = "solution.cu"
+
+[oracle]
+kind = "cuda"
+build = "nvcc -o test solution.cu"
+run = "./test"
+
+[[bug]]
+id = "START-01"
+bucket = "{bucket}"
+broken = "start.cu"
+"""
+
+
+def cuda_judgement(tmp_path: Path, bucket: str, ref: Verdict, noop: Verdict) -> BugCheck:
+    folder = tmp_path / bucket
+    folder.mkdir()
+    (folder / "case.toml").write_text(CUDA_TOML.format(bucket=bucket))
+    (folder / "solution.cu").write_text("__global__ void k() {}\n")
+    (folder / "start.cu").write_text("__global__ void k() {\n")
+    case = load_case(folder / "case.toml")
+    return judge(case, case.bugs[0], SampleResult([], ref), SampleResult([], noop))
+
+
+BUILT = {"cuda_stage": "build", "build": "passed"}
+
+
+def test_compile_error_start_that_builds_is_rejected(tmp_path: Path) -> None:
+    check = cuda_judgement(tmp_path, "compile_error", Verdict.skip(NO_DEVICE, metrics=BUILT),
+                           Verdict.skip(NO_DEVICE, metrics=BUILT))
+    assert (check.status, check.reason.split(":")[0]) == ("rejected", "compile_error start does not fail to build")
+
+
+def test_compile_error_start_that_fails_to_build_is_accepted_without_a_gpu(tmp_path: Path) -> None:
+    check = cuda_judgement(tmp_path, "compile_error", Verdict.skip(NO_DEVICE, metrics=BUILT),
+                           Verdict.fail(Category.COMPILE_FAIL, "build failed: buildability"))
+    assert check.status == "accepted"
+
+
+def test_runtime_bucket_start_that_fails_to_build_is_rejected(tmp_path: Path) -> None:
+    check = cuda_judgement(tmp_path, "logic_error", Verdict.skip(NO_DEVICE, metrics=BUILT),
+                           Verdict.fail(Category.COMPILE_FAIL, "build failed: buildability"))
+    assert check.status == "rejected"
+    assert check.reason == "logic_error start fails to build (a logic_error start must build and fail with test_fail)"
+
+
+def test_start_failing_in_another_way_than_its_bucket_is_rejected(tmp_path: Path) -> None:
+    check = cuda_judgement(tmp_path, "memory_crash", Verdict.ok(), Verdict.fail(Category.TEST_FAIL, "mismatch"))
+    assert (check.status, check.reason) == ("rejected", "memory_crash start fails with test_fail, not runtime_crash")
+
+
+def test_dependency_missing_for_both_leaves_the_start_unverified(tmp_path: Path) -> None:
+    lacking = Verdict.skip("this machine lacks what the task needs (the reference fails its build here too)")
+    check = cuda_judgement(tmp_path, "compile_error", lacking, lacking)
+    assert check.status == "unverified" and check.reason.startswith("not checked here: this machine lacks")

@@ -1,8 +1,10 @@
 """The `cuda` oracle: anti-cheat, nvcc build, one process per run, taxonomy, perf gate.
 
 Without a CUDA device the build stage is still judged; the runtime stage is skipped with
-a reason, never failed. With one, every GPU step holds a per-GPU lock so parallel workers
-do not disturb each other's timings; reference timings are cached per GPU, SM, CUDA
+a reason, never failed. A failed build (or a test step missing a Python module) is the
+candidate's only when the reference gets through that step here: otherwise the machine lacks
+what the task needs, and the item is a skip (a missing dependency) or a harness error. With a
+device, every GPU step holds a per-GPU lock so parallel workers do not disturb each other's timings; reference timings are cached per GPU, SM, CUDA
 release and reference hash.
 """
 
@@ -17,6 +19,7 @@ from pydantic import Field, field_validator
 
 from ..cases import Case, OracleSpec, SpecModel, compile_regex
 from ..sandbox.base import Execution, Limits, Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted
 from ..verdict import Category, Verdict
 from .base import (
     OracleContext,
@@ -43,6 +46,10 @@ from .cuda_checks import (
     speedup_metrics,
 )
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
+
+# Reference steps that failed in this process (a success is remembered on disk): by cache
+# directory, sandbox, reference and stage.
+_REFERENCE_FAILURES: dict[tuple[str, str, str], tuple[Classification, str]] = {}
 
 
 class AntiCheat(SpecModel):
@@ -96,9 +103,11 @@ class CudaOracle:
             return rejected
         build = self.step(sandbox, workspace, Stage.BUILD)
         durations = {"build": build.duration}
-        failed = self.build_failure(build)
+        failed = self.build_failure(build, sandbox)
         if failed is not None:
             return failed.with_durations(durations)
+        if self.is_reference(workspace):
+            self.reference_passed(Stage.BUILD).touch()
         if not device_present(self.ctx.options.gpu):
             return Verdict.skip(NO_DEVICE, metrics={"cuda_stage": "build", "build": "passed"}, durations=durations)
         gpu = probe_gpu()
@@ -135,13 +144,72 @@ class CudaOracle:
     def gpu_limits(self) -> Limits:
         return replace(self.ctx.limits, gpu=True)
 
-    def build_failure(self, build: Execution) -> Verdict | None:
+    def build_failure(self, build: Execution, sandbox: Sandbox) -> Verdict | None:
         found = classify(step_log(Stage.BUILD, build), self.case.target)
         if found.category is CudaCategory.PASSED:
             return None
         if found.rule == "nvcc_missing":
             return Verdict.skip("nvcc not found: the cuda build stage cannot run here")
-        return self.rejection(found, build.tail())
+        blocked = self.reference_blocked(sandbox, Stage.BUILD)
+        return blocked if blocked is not None else self.rejection(found, build.tail())
+
+    def reference_blocked(self, sandbox: Sandbox, stage: Stage) -> Verdict | None:
+        """When the reference fails `stage` here too, what replaces the candidate's verdict: a skip for a
+        dependency this machine lacks, a harness error otherwise. None when the reference gets through."""
+        failure = self.reference_failure(sandbox, stage)
+        if failure is None:
+            return None
+        found, tail = failure
+        said = f"the reference fails its {found.stage.value} here too: {found.category.value}: {found.evidence}"
+        metrics = {"cuda_category": found.category.value, "cuda_stage": found.stage.value, "cuda_rule": found.rule,
+                   "reference_fails": True, "speedup": None}
+        if found.category is CudaCategory.ENVIRONMENT_DEPENDENCY:
+            return Verdict.skip(f"this machine lacks what the task needs ({said})", log_tail=tail, metrics=metrics)
+        return Verdict.error(f"environment, not the candidate: {said}", log_tail=tail, metrics=metrics)
+
+    def reference_passed(self, stage: Stage) -> Path:
+        """The marker saying the reference got through `stage` here."""
+        key = content_hash("cuda-reference-steps", stage.value, self.reference_hash())
+        path = self.ctx.cache_dir / "cuda" / f"{key}.passed"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def is_reference(self, workspace: Path) -> bool:
+        """True when every source in the workspace is the golden one (the build just run was the reference's)."""
+        for name in self.case.model.sources:
+            try:
+                found = read_untrusted(workspace, name)
+            except (OSError, UntrustedFileError):
+                return False
+            if found.truncated or found.text != self.case.files[name]:
+                return False
+        return True
+
+    def reference_failure(self, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
+        """The reference's own build (and, for RUN, one test run) here: its failure, or None (cached)."""
+        passed = self.reference_passed(stage)
+        key = passed.stem
+        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, key)
+        with locked(self.ctx.cache_dir / "cuda" / f"{key}.lock"):
+            if passed.exists():
+                return None
+            if memo not in _REFERENCE_FAILURES:
+                with scratch_workspace("hwrepair-cuda-ref-") as ws:
+                    populate(ws, self.case, {name: self.case.files[name] for name in self.case.model.sources})
+                    failure = self._reference_steps(ws, sandbox, stage)
+                if failure is None:
+                    passed.write_text("passed\n", encoding="utf-8")
+                    return None
+                _REFERENCE_FAILURES[memo] = failure
+            return _REFERENCE_FAILURES[memo]
+
+    def _reference_steps(self, ws: Path, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
+        for step in (Stage.BUILD, Stage.RUN)[: 1 if stage is Stage.BUILD else 2]:
+            ex = self.step(sandbox, ws, step)
+            found = classify(step_log(step, ex), self.case.target)
+            if found.category is not CudaCategory.PASSED:
+                return found, ex.tail()
+        return None
 
     def rejection(self, found: Classification, tail: str, extra: Mapping[str, object] | None = None) -> Verdict:
         metrics = {"cuda_category": found.category.value, "cuda_stage": found.stage.value,
@@ -162,8 +230,13 @@ class CudaOracle:
         result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target)
         seconds = {"run": sum(ex.duration for ex in executions)}
         if not result.passed:
+            found = result.classification
+            if found.category is CudaCategory.ENVIRONMENT_DEPENDENCY and not found.harness_fault:
+                blocked = self.reference_blocked(sandbox, Stage.RUN)
+                if blocked is not None:
+                    return blocked.with_durations(seconds)
             extra = {"failed_run": result.failed_run} if result.failed_run else {}
-            return self.rejection(result.classification, executions[-1].tail(), extra).with_durations(seconds)
+            return self.rejection(found, executions[-1].tail(), extra).with_durations(seconds)
         if result.timing is None:
             return (Verdict.ok("test passed (the task declares no timing)", metrics={
                 "cuda_category": CudaCategory.PASSED.value, "speedup": None})).with_durations(seconds)

@@ -124,6 +124,9 @@ def _names(*names: str) -> str:
     return r"\bcudaError(?:" + "|".join(names) + r")\b"
 
 
+# A test or build step written in Python that imports what this machine does not have (torch, numpy).
+_PY_MODULE = r"\bModuleNotFoundError\b|\bNo module named\b"
+
 # Diagnostics that name a source location: the location decides integration vs buildability.
 _LOCATED = ("compiler_error", "host_compiler_error")
 
@@ -137,6 +140,7 @@ BUILD_RULES: tuple[Rule, ...] = (
           r"^\S+:\d+:(?:\d+:)? fatal error: (?P<missing>[^:]+): No such file or directory"
           r"|^\S+\(\d+\): catastrophic error: cannot open source file \"(?P<missing2>[^\"]+)\""),
     _rule("missing_library", C.ENVIRONMENT_DEPENDENCY, r"^\S*\bld(?:\.\w+)?: cannot find -l\S+"),
+    _rule("missing_python_module", C.ENVIRONMENT_DEPENDENCY, _PY_MODULE),
     _rule("too_much_shared_memory", C.OUT_OF_MEMORY,
           r"^ptxas (?:error|fatal)\s*: .*uses too much (?:shared|local|param) data"),
     _rule("compiler_out_of_memory", C.OUT_OF_MEMORY,
@@ -174,6 +178,7 @@ RUN_RULES: tuple[Rule, ...] = (
           + _names("ECCUncorrectable", "NvlinkUncorrectable", "Contained"),
           harness_fault=True),
     _rule("shared_library", C.ENVIRONMENT_DEPENDENCY, r"error while loading shared libraries:"),
+    _rule("missing_python_module", C.ENVIRONMENT_DEPENDENCY, _PY_MODULE),
     _rule("illegal_address", C.ILLEGAL_MEMORY_ACCESS,
           r"an illegal memory access was encountered|" + _names("IllegalAddress")),
     _rule("misaligned_address", C.ILLEGAL_MEMORY_ACCESS, r"\bmisaligned address\b|" + _names("MisalignedAddress")),

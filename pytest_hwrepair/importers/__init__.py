@@ -1,0 +1,30 @@
+"""Importer registry: built-ins plus the `hwrepair.importers` entry-point group."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.metadata import entry_points
+
+from .base import Entry, Importer, ImporterError, ImportReport, Reason, Status
+from .chrysalis import ChrysalisImporter
+from .cudabeaver import CudaBeaverImporter
+
+ImporterFactory = Callable[[], Importer]
+
+BUILTIN: dict[str, ImporterFactory] = {
+    "chrysalis": ChrysalisImporter,
+    "cudabeaver": CudaBeaverImporter,
+}
+
+
+def registry() -> dict[str, ImporterFactory]:
+    """Built-in importers, then plug-ins from the `hwrepair.importers` entry-point group."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group="hwrepair.importers"):
+        if ep.name not in found:  # the built-ins are declared there too; never load a twin
+            found[ep.name] = ep.load()
+    return found
+
+
+__all__ = ["BUILTIN", "Entry", "ImportReport", "Importer", "ImporterError", "ImporterFactory", "Reason", "Status",
+           "registry"]

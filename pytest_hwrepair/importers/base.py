@@ -1,0 +1,186 @@
+"""What every importer shares: the importer seam, rejection reasons, the import log and the case writer."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import json
+import math
+import shutil
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+LOG_NAME = "import-{importer}.json"
+
+
+class ImporterError(Exception):
+    """Bad input to an importer (a missing checkout, an unreadable list): one line for the user."""
+
+
+class Importer(Protocol):
+    """Converts one published benchmark's checkout into ordinary case directories."""
+
+    name: str
+    help: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, ns: argparse.Namespace) -> ImportReport: ...
+
+
+class Reason(enum.StrEnum):
+    """Why a candidate instance was not imported (or not kept)."""
+
+    NOT_FOUND = "not found"
+    AMBIGUOUS = "ambiguous"
+    DUPLICATE = "duplicate"
+    UNSUPPORTED = "unsupported spec"
+    NO_OP = "no-op edit"
+    NOT_IMPORTABLE = "not importable"
+    REFERENCE_FAILS = "reference fails"
+    COMPILE_ERROR = "compile error"
+    NOT_OBSERVABLE = "not observable"
+    INF_NO_HANG = "INF does not hang"
+    HARNESS_ERROR = "harness error"
+
+
+class Status(enum.StrEnum):
+    ACCEPTED = "accepted"  # imported and passed the two-sided check
+    IMPORTED = "imported"  # imported, not checked here (left to `hwrepair validate`)
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One candidate instance of the upstream benchmark and what became of it."""
+
+    source: str  # the upstream identity, e.g. "chstone/AddRoundKey/INF" or a task directory name
+    suite: str
+    status: Status
+    reason: Reason | None = None
+    detail: str = ""
+    case: str = ""  # the written case directory, relative to the output directory
+    bug: str = ""
+    group: str = ""  # what the per-group counts use: the bug type or the cuda bucket
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "suite": self.suite, "status": self.status.value,
+                "reason": self.reason.value if self.reason else None, "detail": self.detail,
+                "case": self.case, "bug": self.bug, "group": self.group}
+
+    def rejected(self, reason: Reason, detail: str) -> Entry:
+        return Entry(self.source, self.suite, Status.REJECTED, reason, detail, self.case, self.bug, self.group)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """Every candidate with its status; printed as counts and written as the import log."""
+
+    importer: str
+    out: Path
+    entries: tuple[Entry, ...]
+    notes: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        lines = [f"REJECTED {e.source}: {e.reason.value if e.reason else ''}: {e.detail}"
+                 for e in self.entries if e.status is Status.REJECTED]
+        by_suite: dict[str, Counter[str]] = {}
+        for e in self.entries:
+            by_suite.setdefault(e.suite, Counter())[e.status.value] += 1
+        for suite, counts in sorted(by_suite.items()):
+            lines.append(f"{suite}: {sum(counts.values())} candidates: " + ", ".join(
+                f"{counts.get(s.value, 0)} {s.value}" for s in Status))
+            reasons = Counter(e.reason.value for e in self.entries
+                              if e.suite == suite and e.status is Status.REJECTED and e.reason)
+            lines += [f"  rejected - {reason}: {n}" for reason, n in sorted(reasons.items())]
+        return [*lines, *self.notes]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"importer": self.importer, "entries": [e.to_json() for e in self.entries],
+                "notes": list(self.notes), **dict(self.extra)}
+
+
+def prepare_out(out: Path, importer: str, owned: Iterable[str]) -> None:
+    """Make `out` ready: a new or empty directory, or one this importer wrote before (its parts are replaced)."""
+    log = out / LOG_NAME.format(importer=importer)
+    if out.exists() and not out.is_dir():
+        raise ImporterError(f"--out {out}: exists and is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not log.is_file():
+        raise ImporterError(f"--out {out}: not empty and not written by `hwrepair import {importer}` "
+                           f"(no {log.name}); give a new or empty directory")
+    for name in owned:
+        target = out / name
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def write_report(report: ImportReport) -> Path:
+    path = report.out / LOG_NAME.format(importer=report.importer)
+    path.write_text(json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def write_case(case_dir: Path, fields: Mapping[str, Any], files: Mapping[str, str]) -> None:
+    """A case directory: `case.toml` from the fields, and every named file."""
+    for name, text in files.items():
+        path = case_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    case_dir.mkdir(parents=True, exist_ok=True)
+    (case_dir / "case.toml").write_text(dump_toml(fields), encoding="utf-8")
+
+
+def read_text(path: Path) -> str | None:
+    """A checkout file as text, or None for a link or a file that is not UTF-8 text (never copied)."""
+    if path.is_symlink():
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def dump_toml(fields: Mapping[str, Any]) -> str:
+    """TOML for a case file: scalars and lists first, then tables, then arrays of tables."""
+    out: list[str] = []
+    tables = {k: v for k, v in fields.items() if isinstance(v, Mapping)}
+    arrays = {k: v for k, v in fields.items() if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)}
+    for key, value in fields.items():
+        if key not in tables and key not in arrays and value is not None:
+            out.append(f"{key} = {_value(value)}")
+    for key, table in tables.items():
+        out += ["", f"[{key}]", *(f"{k} = {_value(v)}" for k, v in table.items() if v is not None)]
+    for key, items in arrays.items():
+        for item in items:
+            out += ["", f"[[{key}]]", *(f"{k} = {_value(v)}" for k, v in item.items() if v is not None)]
+    return "\n".join(out) + "\n"
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        # A JSON string is a TOML basic string, once DEL (which JSON leaves raw) is escaped too.
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in value.items() if v is not None) + " }"
+    raise TypeError(f"cannot write {type(value).__name__} to a case file")

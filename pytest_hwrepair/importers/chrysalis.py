@@ -1,0 +1,190 @@
+"""`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources.
+
+CHStone, MachSuite and PolyBench/C 4.2.1 programs from the user's checkouts, each Chrysalis-HLS
+single-edit spec of the eight logic types injected into its function's home file, judged by the
+suite oracle the study used. An instance is kept only when the original program passes, the
+injected one compiles and the bug is observable (the two-sided check of `hwrepair validate`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..validate import BugCheck
+from .base import Entry, ImportReport, Reason, Status, prepare_out, write_case, write_report
+from .check import rejection_reason, two_sided
+from .chrysalis_locate import Edit, dedupe, locate
+from .chrysalis_specs import Spec, load_selection, load_specs
+from .hls_programs import DATASETS, Program, chstone, machsuite, polybench
+from .snippets import occurrence
+
+SUITE_DIRS = ("chstone", "machsuite", "polybench")
+_CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+class ChrysalisImporter:
+    """CHStone + MachSuite + PolyBench/C with Chrysalis-HLS bug specifications."""
+
+    name = "chrysalis"
+    help = "the HLS repair study's benchmark: CHStone, MachSuite, PolyBench/C and Chrysalis-HLS bug specs"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        for option, what in (("chstone", "CHStone"), ("machsuite", "MachSuite"), ("polybench", "PolyBench/C 4.2.1"),
+                             ("specs", "Chrysalis-HLS (or its HLS_Bug_Dataset/)")):
+            parser.add_argument(f"--{option}", type=Path, required=True, metavar="DIR", help=f"a checkout of {what}")
+        parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
+        parser.add_argument("--dataset", default="SMALL", choices=DATASETS, help="PolyBench dataset size")
+        parser.add_argument("--select", type=Path, metavar="FILE",
+                            help="only these (suite, function, type) triples, e.g. the study's benchmark_meta.json")
+        parser.add_argument("--no-check", action="store_true",
+                            help="write every placed spec unchecked (`hwrepair validate` decides)")
+        parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                            help="limit per build or run step (default: 10, PolyBench by dataset: up to 600)")
+        parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="bugs checked at once")
+        parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
+
+    def run(self, ns: argparse.Namespace) -> ImportReport:
+        programs = {"chstone": chstone(ns.chstone, ns.timeout), "machsuite": machsuite(ns.machsuite, ns.timeout),
+                    "polybench": polybench(ns.polybench, ns.dataset, ns.timeout)}
+        specs, entries = load_specs(ns.specs)
+        selection = load_selection(ns.select) if ns.select else None
+        if selection is not None:
+            specs = [s for s in specs if s.key in selection]
+            entries = [e for e in entries if tuple(e.source.split("/")) in selection]
+        edits, placed = place(specs, programs)
+        entries += placed
+        prepare_out(ns.out, self.name, SUITE_DIRS)
+        if ns.no_check:
+            entries += write_cases(ns.out, edits, keep=None)
+        else:
+            entries += checked(ns.out, edits, ns.jobs, ns.cache_dir)
+        entries.sort(key=lambda e: e.source)
+        notes = selection_notes(selection, entries) if selection is not None else ()
+        report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset})
+        write_report(report)
+        return report
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds between 0 and 3600")
+    return value
+
+
+def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[Edit], list[Entry]]:
+    """Every spec located in its suite's programs; duplicates of an earlier edit rejected."""
+    edits: list[Edit] = []
+    rejected: list[Entry] = []
+    for spec in specs:
+        found = locate(spec, programs[spec.suite])
+        if isinstance(found, Edit):
+            edits.append(found)
+        else:
+            rejected.append(found)
+    kept, dupes = dedupe(edits)
+    return kept, rejected + dupes
+
+
+def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path) -> list[Entry]:
+    """Write every case to a scratch directory, check it two-sided, write only what passed to `out`."""
+    with tempfile.TemporaryDirectory(prefix="hwrepair-import-") as tmp:
+        staged = Path(tmp)
+        write_cases(staged, edits, keep=None)
+        checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
+        verdicts = {(str(Path(path).relative_to(staged).parent), bug): check for (path, bug), check in checks.items()}
+        return write_cases(out, edits, keep=lambda case, bug: verdicts.get((case, bug)))
+
+
+Keep = Callable[[str, str], BugCheck | None]
+
+
+def write_cases(out: Path, edits: list[Edit], keep: Keep | None) -> list[Entry]:
+    """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check."""
+    groups: dict[tuple[str, str, str], list[Edit]] = defaultdict(list)
+    for edit in edits:
+        groups[(edit.program.suite, edit.program.name, edit.file)].append(edit)
+    entries: list[Entry] = []
+    for (suite, _, file), group in sorted(groups.items()):
+        program = group[0].program
+        rel = f"{suite}/{case_id(program, file)}"
+        bugs = _bugs(sorted(group, key=lambda e: (e.spec.type, e.spec.function, e.start)))
+        kept = []
+        for edit, bug in bugs:
+            entry = _status(Entry(edit.spec.source, suite, Status.IMPORTED, case=rel, bug=bug["id"],
+                                  group=edit.spec.type), keep)
+            if entry.status is not Status.REJECTED:
+                kept.append(bug)
+            entries.append(entry)
+        if kept:
+            write_case(out / rel, case_fields(program, file, rel, kept), _files(program))
+    return entries
+
+
+def _status(entry: Entry, keep: Keep | None) -> Entry:
+    if keep is None:
+        return entry
+    check = keep(entry.case, entry.bug)
+    if check is None:
+        return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
+    if check.status == "accepted":
+        return replace(entry, status=Status.ACCEPTED)
+    return entry.rejected(rejection_reason(check), check.reason)
+
+
+def case_id(program: Program, file: str) -> str:
+    """The program's name, plus the file's stem when the bugs live in another file than the main one."""
+    main = program.search[0]
+    return program.name if file == main else f"{program.name}-{_CASE_ID.sub('_', Path(file).stem)}"
+
+
+def _bugs(edits: list[Edit]) -> list[tuple[Edit, dict[str, Any]]]:
+    counts: dict[str, int] = defaultdict(int)
+    out = []
+    for edit in edits:
+        counts[edit.spec.type] += 1
+        text = edit.program.files[edit.file]
+        index, total = occurrence(text, edit.find, edit.start)
+        out.append((edit, {"id": f"{edit.spec.type}-{counts[edit.spec.type]:02d}", "type": edit.spec.type,
+                           "find": edit.find, "replace": edit.spec.faulty,
+                           "occurrence": index if total > 1 else None,
+                           "note": f"Chrysalis-HLS spec {edit.spec.source} ({edit.spec.path.name})"}))
+    return out
+
+
+def case_fields(program: Program, file: str, rel: str, bugs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"schema": 1, "id": rel.rsplit("/", 1)[-1], "domain": "hls", "suite": program.suite,
+            "title": f"{program.title}: {file}", "sources": list(program.files), "target": file,
+            "data": list(program.data) or None, "oracle": program.oracle, "bug": bugs}
+
+
+def _files(program: Program) -> dict[str, str]:
+    return {**program.files, **program.data, **program.expected}
+
+
+def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) -> tuple[str, ...]:
+    """How the selected triples fared: kept, rejected (by reason) or absent from the specs."""
+    status = {tuple(e.source.split("/")): e for e in entries}
+    missing = sorted(t for t in selection if t not in status)
+    kept = sum(1 for t in selection if t in status and status[t].status is not Status.REJECTED)
+    reasons: dict[str, int] = defaultdict(int)
+    for t in selection:
+        reason = status[t].reason if t in status and status[t].status is Status.REJECTED else None
+        if reason is not None:
+            reasons[reason.value] += 1
+    lines = [f"selection: {len(selection)} triples: {kept} kept, {sum(reasons.values())} rejected, "
+             f"{len(missing)} with no spec file"]
+    lines += [f"  selection rejected - {reason}: {n}" for reason, n in sorted(reasons.items())]
+    lines += [f"  selection has no spec: {'/'.join(t)}" for t in missing]
+    return tuple(lines)

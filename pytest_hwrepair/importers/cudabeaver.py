@@ -1,0 +1,189 @@
+"""`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug.
+
+Each task directory (`data/<task>/`: instance.json, input.json, broken_start.*, reference.*,
+prompt.txt, testbench/) becomes a case whose workspace is the testbench with the reference as the
+solution file; the task's own build and test commands are the oracle's, with GPU architecture
+flags adapted on request and the checkout's bundled CUTLASS / ThunderKittens wired in by path.
+Import only converts: `hwrepair validate` decides whether each start fails where its bucket says.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..domains import CUDA_BUCKETS
+from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, read_text, write_case, write_report
+
+SUITE_DIR = "cudabeaver"
+STEP_TIMEOUT = 300.0  # the task harness's own test limit; its builds get 120 s on a fast machine
+# What the upstream checker blocks too: loading code at run time and leaving the process.
+BLOCKED = [r"#\s*include\s*[<\"]dlfcn", r"\bdl(?:open|sym)\s*\(", r"#\s*include\s*[<\"]nvrtc", r"\bnvrtc[A-Z]\w*\s*\(",
+           r"\bcu(?:Library|Module)Load", r"\bsystem\s*\(", r"\bpopen\s*\(", r"\bexec[lv]p?e?\s*\("]
+# ThunderKittens' Makefiles pick the architecture by product name.
+TK_GPUS = {90: "H100", 100: "B200", 103: "B300", 120: "RTX5070"}
+_ARCH_FLAGS = re.compile(r"-arch=(?:native|sm_\d+a?|compute_\d+a?)|-gencode\s+arch=compute_\d+a?,code=\S+")
+_BIG_TREES = ("include/", "prototype/")
+
+
+class CudaBeaverImporter:
+    """CUDABeaver's broken-start CUDA tasks."""
+
+    name = "cudabeaver"
+    help = "CUDABeaver's broken-start CUDA tasks (a checkout of HaoyangChen23/CUDABeaver)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("checkout", type=Path, metavar="DIR", help="a checkout of CUDABeaver")
+        parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
+        parser.add_argument("--gpu-arch", type=_sm, metavar="SM",
+                            help="compile for this architecture (e.g. 90 or sm_90) instead of the tasks' own flags")
+        parser.add_argument("--timeout", type=float, default=STEP_TIMEOUT, help="seconds per build or test step")
+
+    def run(self, ns: argparse.Namespace) -> ImportReport:
+        data = ns.checkout / "data"
+        tasks = sorted(p.parent for p in data.glob("*/instance.json")) if data.is_dir() else []
+        if not tasks:
+            raise ImporterError(f"{ns.checkout}: no data/<task>/instance.json (not a CUDABeaver checkout)")
+        external = data / "_external"
+        prepare_out(ns.out, self.name, [SUITE_DIR])
+        entries = [import_task(task, ns.out, external, ns.gpu_arch, ns.timeout) for task in tasks]
+        notes = [f"  {bucket}: {n}" for bucket, n in _bucket_counts(entries)]
+        report = ImportReport(self.name, ns.out, tuple(entries), ("imported per bucket:", *notes),
+                              {"gpu_arch": ns.gpu_arch})
+        write_report(report)
+        return report
+
+
+def _sm(text: str) -> int:
+    m = re.fullmatch(r"(?:sm_?)?(\d{2,3})", text.strip().lower())
+    if m is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an SM number such as 90 or sm_90")
+    return int(m.group(1))
+
+
+def _bucket_counts(entries: list[Entry]) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for e in entries:
+        if e.status is not Status.REJECTED:
+            counts[e.group] = counts.get(e.group, 0) + 1
+    return sorted(counts.items())
+
+
+def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, timeout: float) -> Entry:
+    """Write one task's case, or say why it cannot be one."""
+    try:
+        instance, meta = _json(task / "instance.json"), _json(task / "input.json")
+    except ValueError as exc:
+        return Entry(task.name, "unknown", Status.REJECTED, Reason.NOT_IMPORTABLE, str(exc))
+    family, bucket = str(instance.get("task_family", "unknown")), str(instance.get("error_category", ""))
+    entry = Entry(task.name, family, Status.IMPORTED, group=bucket)
+    problem = unimportable(task, instance, meta, bucket)
+    if problem:
+        return entry.rejected(Reason.NOT_IMPORTABLE, problem)
+    files = instance["files"]
+    target = str(meta["solution_file"])
+    testbench = _testbench(task / files["testbench"], target)
+    broken_name = f"broken/{Path(files['broken_start']).name}"
+    clash = [n for n in ("case.toml", "prompt.txt", broken_name) if n in testbench]
+    if clash:
+        return entry.rejected(Reason.NOT_IMPORTABLE, f"the testbench has its own {clash[0]}")
+    texts = {name: read_text(task / files[key]) for name, key in ((target, "reference"), (broken_name, "broken_start"),
+                                                                  ("prompt.txt", "prompt"))}
+    unreadable = [n for n, t in texts.items() if t is None]
+    if unreadable:
+        return entry.rejected(Reason.NOT_IMPORTABLE, f"{unreadable[0]}: missing or not UTF-8 text")
+    rel = f"{SUITE_DIR}/{family}/{task.name}"
+    fields = case_fields(task.name, family, bucket, target, broken_name, testbench, meta, external, gpu_arch, timeout)
+    write_case(out / rel, fields, {**testbench, **{n: t for n, t in texts.items() if t is not None}})
+    return Entry(task.name, family, Status.IMPORTED, case=rel, bug=fields["bug"][0]["id"], group=bucket)
+
+
+def unimportable(task: Path, instance: dict[str, Any], meta: dict[str, Any], bucket: str) -> str:
+    """Why a task cannot be an ordinary case here, or ''."""
+    if bucket not in CUDA_BUCKETS:
+        return f"error_category {bucket!r} is not one of {', '.join(CUDA_BUCKETS)}"
+    files = instance.get("files")
+    if not isinstance(files, dict) or not all(k in files for k in ("broken_start", "reference", "prompt", "testbench")):
+        return "instance.json: files must name broken_start, reference, prompt and testbench"
+    build, test = str(meta.get("build_command") or ""), str(meta.get("test_command") or "")
+    if not test.strip() or not _has_command(build):
+        return ("no build and test command of its own: the task runs only through the upstream harness's "
+                "applied-kernels runner (testbench/def.py)")
+    target = str(meta.get("solution_file") or "")
+    if not target or Path(target).is_absolute() or ".." in Path(target).parts:
+        return f"input.json: solution_file {target!r} must be a relative path inside the testbench"
+    if target.endswith(".py") and str(files["reference"]).endswith(".py"):
+        return ("no known-good solution: reference.py is the PyTorch model a solution.py is checked against, "
+                "not a solution (and its static check and test need torch and a GPU)")
+    return ""
+
+
+def _has_command(line: str) -> bool:
+    """True unless the line is empty or only `VAR=value` assignments."""
+    words = line.split()
+    return any("=" not in w.split("/")[0] for w in words) if words else False
+
+
+def _json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path.name}: unreadable: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: not a JSON object")
+    return data
+
+
+def _testbench(root: Path, target: str) -> dict[str, str]:
+    """The testbench's text files; prebuilt binaries (which would make `make` build nothing) and links stay behind."""
+    files: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink() or not path.is_file() or rel == target or rel.startswith("reference_sources/"):
+            continue
+        text = read_text(path)
+        if text is not None:
+            files[rel] = text
+    return files
+
+
+def case_fields(task: str, family: str, bucket: str, target: str, broken: str, testbench: dict[str, str],
+                meta: dict[str, Any], external: Path, gpu_arch: int | None, timeout: float) -> dict[str, Any]:
+    big = len(testbench) > 30
+    data = [n for n in testbench if big and n.startswith(_BIG_TREES)]
+    sources = [target, *(n for n in testbench if n not in data)]
+    hardware = meta.get("hardware") if isinstance(meta.get("hardware"), dict) else {}
+    min_sm = hardware.get("min_sm") if isinstance(hardware, dict) else None
+    run = adapt(str(meta["test_command"]), external, gpu_arch)
+    oracle = {"kind": "cuda", "build": adapt(str(meta["build_command"]), external, gpu_arch),
+              "run": verdict_line(run) if family == "cudabench" else run, "timeout": timeout,
+              "min_sm": int(min_sm) if isinstance(min_sm, int) else None,
+              "anti_cheat": {"blocked": BLOCKED}}
+    return {"schema": 1, "id": task, "domain": "cuda", "suite": family, "title": f"CUDABeaver {task}",
+            "sources": sources, "target": target, "spec": "prompt.txt", "data": data or None, "oracle": oracle,
+            "bug": [{"id": "START-01", "bucket": bucket, "broken": broken,
+                     "note": f"CUDABeaver broken start of {task} ({bucket})"}]}
+
+
+def adapt(command: str, external: Path, gpu_arch: int | None) -> str:
+    """The task's command with the bundled libraries wired by path and, on request, another architecture."""
+    for lib in ("cutlass", "ThunderKittens"):
+        if (external / lib).is_dir():
+            command = re.sub(rf"(?:\./)?reference_sources/{lib}\b", str((external / lib).resolve()), command)
+    if gpu_arch is None:
+        return command
+    command = _ARCH_FLAGS.sub(f"-arch=sm_{gpu_arch}", command)
+    if gpu_arch in TK_GPUS:
+        command = re.sub(r"\bGPU=\S+", f"GPU={TK_GPUS[gpu_arch]}", command)
+    # Makefile-driven builds (CUTLASS) set their own ARCH: a command-line variable overrides it.
+    return re.sub(r"\bmake (test|all)\b", rf"make \1 ARCH=-arch=sm_{gpu_arch}", command)
+
+
+def verdict_line(command: str) -> str:
+    """CUDABench's comparison prints T or F and exits 0 either way: the last line must be T."""
+    quoted = command.replace("'", "'\"'\"'")
+    return (f"out=$(sh -c '{quoted}' 2>&1); status=$?; printf '%s\\n' \"$out\"; "
+            "[ $status -eq 0 ] && [ \"$(printf '%s\\n' \"$out\" | tail -n 1)\" = T ]")

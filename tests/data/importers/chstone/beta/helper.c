@@ -1,0 +1,6 @@
+/* a helper both programs carry a copy of */
+int
+helper_add (int a, int b)
+{
+  return a + b;
+}

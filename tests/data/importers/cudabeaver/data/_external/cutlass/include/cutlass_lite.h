@@ -1,0 +1,2 @@
+#pragma once
+/* a stand-in for the bundled library headers */

@@ -1,0 +1,3 @@
+class Model:
+    def forward(self, a):
+        return a

@@ -1,0 +1,1 @@
+# the runner's task definition
