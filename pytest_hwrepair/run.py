@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cases import Bug, Case
-from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
+from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerTimeout, FixerUnavailable, RepairTask
 from .oracles import Oracle, OracleContext, make_oracle
 from .oracles.base import content_hash, locked, populate
 from .oracles.rtl import strong_result
@@ -152,6 +152,11 @@ class _Trajectory:
             candidate = self.fixer.repair(task)
         except FixerUnavailable as exc:
             return Verdict.skip(str(exc)), Candidate(), None, "", None, 0.0
+        except FixerTimeout as exc:
+            folder.mkdir(parents=True, exist_ok=True)
+            _save_candidate(folder, task, exc.candidate)
+            return (Verdict.fail(Category.FIXER_TIMEOUT, str(exc)), exc.candidate, None, "", None,
+                    time.monotonic() - start)
         except FixerError as exc:
             # Requests that never succeeded still count in the run's retry totals.
             failed = Candidate(retries=dict(getattr(exc, "retries", None) or {}))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..settings import Settings
+from .agent import AgentOptions, agent_sandbox
 from .base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask, Usage
 from .command import CommandFixer
 from .control import GoldenLookup, NoopFixer, ReferenceFixer, ReplayFixer
@@ -50,7 +51,8 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.populate)
+    options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
+    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.populate, options, lambda: agent_sandbox(ctx.settings))
 
 
 def _claude(arg: str | None, ctx: FixerContext) -> Fixer:

@@ -52,7 +52,7 @@ def scrubbed_env(workdir: str, tmpdir: str, limits: Limits = NO_LIMITS, *, close
     if closed:
         env["PATH"] = jail.sandbox_path(env["PATH"], limits.mounts)
     env.update(FIXED_ENV)
-    env.update(HOME=workdir, TMPDIR=tmpdir)
+    env.update(HOME=workdir, TMPDIR=tmpdir, HWREPAIR_WORKSPACE=workdir)
     env.update(dict(limits.env))
     return env
 
