@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .artifacts import apply_diff, read_artifact, save_candidate, unified_diff
 from .feedback import feedback_message, plain, signature
-from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, RepairTask
+from .fixers.base import Attempt, Candidate, Fixer, FixerError, FixerTimeout, FixerUnavailable, RepairTask
 from .oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, make_strong_oracle
 from .oracles.base import content_hash, locked, populate, remove_tree
 from .results import RunDir, SampleRecord, now
@@ -139,6 +139,11 @@ class _Trajectory:
             candidate = self.fixer.repair(task)
         except FixerUnavailable as exc:
             return Judged(Verdict.skip(str(exc)), Candidate())
+        except FixerTimeout as exc:
+            folder.mkdir(parents=True, exist_ok=True)
+            save_candidate(folder, task, exc.candidate)
+            return Judged(Verdict.fail(Category.FIXER_TIMEOUT, str(exc)), exc.candidate,
+                          fix_s=time.monotonic() - start)
         except FixerError as exc:
             # Requests that never succeeded still count in the run's retry totals.
             failed = Candidate(retries=dict(getattr(exc, "retries", None) or {}))

@@ -59,6 +59,12 @@ class Settings:
                          choices=("auto", "bwrap", "none"))
     oracle_jobs: int = opt(os.cpu_count() or 1, "oracle steps running at once across all workers")
     fixer_timeout: float = opt(900.0, "seconds a fixer may take for one candidate (cmd fixers are killed)")
+    agent_network: bool = opt(False, "cmd fixers: give the agent network access (to call its model); off by default")
+    agent_mount: list[str] = opt([], "cmd fixers: a directory (or file) the agent sees read-only at its own path, "
+                                 "e.g. the agent's code or virtualenv; repeatable", multi=True, metavar="PATH")
+    agent_env: list[str] = opt([], "cmd fixers: an environment variable passed to the agent (e.g. its API key); "
+                               "repeatable; nothing else of pytest's environment reaches it", multi=True,
+                               metavar="NAME", header=False)
     retry_errors: bool = opt(False, "re-run samples whose recorded outcome is a harness error")
     no_verdict_cache: bool = opt(False, "judge every candidate afresh, even one identical to a candidate already "
                                  "judged in this run (cuda candidates always are)")

@@ -36,6 +36,7 @@ class Category(enum.StrEnum):
     LINT_FAIL = "lint_fail"
     EQUIV_FAIL = "equiv_fail"
     INFRA_ERROR = "infra_error"
+    FIXER_TIMEOUT = "fixer_timeout"  # a `cmd:` agent ran out of time: a failed sample, counted against the fixer
     SKIPPED = "skipped"
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -83,6 +86,13 @@ note = "prints the first element four times"
 """
 
 
+def agent_python(*files: Path) -> list[str]:
+    """`cmd:` agents run in the sandbox: an interpreter it shows, and mounts for the agent's own files."""
+    python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+    mounts = [] if python.startswith("/usr/") else [sys.base_prefix, sys.prefix]
+    return [python, *(arg for path in [*mounts, *map(str, files)] for arg in ("--hwrepair-agent-mount", path))]
+
+
 def write_case(root: Path, design: str, files: dict[str, str], suite: str = "demo") -> Path:
     folder = root / "cases" / "hls" / suite / design
     folder.mkdir(parents=True, exist_ok=True)
@@ -101,7 +111,10 @@ def demo_cases(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def demo_pytester(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A pytester directory holding the demo cases."""
+    """A pytester directory holding the demo cases (readable by a sandboxed agent's own uid)."""
+    for folder in [pytester.path, *pytester.path.parents]:
+        if folder.stat().st_uid == os.geteuid() and str(folder).startswith(tempfile.gettempdir() + "/"):
+            folder.chmod(folder.stat().st_mode | 0o005)
     write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
     write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
     return pytester

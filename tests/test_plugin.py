@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SUM_C, SUM_TOML, write_case
+from .conftest import SUM_C, SUM_TOML, agent_python, write_case
 
 XDIST = [pytest.param([], id="n0"), pytest.param(["-n", "2"], id="n2")]
 
@@ -235,9 +235,9 @@ def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pyte
                                                              xdist: list[str]) -> None:
     demo_pytester.makefile(".py", agent=AGENT)
     agent = demo_pytester.path / "agent.py"
-    result = run(demo_pytester, "cases", f"--fixer=cmd:{sys.executable} {agent} {{task}}", "--hwrepair-run", "r",
-                 "--hwrepair-samples", "1",
-                 *xdist)
+    python, *mounts = agent_python(agent)
+    result = run(demo_pytester, "cases", f"--fixer=cmd:{python} {agent} {{task}}", *mounts, "--hwrepair-run", "r",
+                 "--hwrepair-samples", "1", *xdist)
     result.assert_outcomes(passed=2, failed=1)
     recs = {r["bug"]: r for r in records(demo_pytester.path / "r")}
     assert recs["MLU-01"]["outcome"] == "passed" and recs["USE-01"]["outcome"] == "failed"
@@ -248,11 +248,12 @@ def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pyte
 def test_replay_rescores_saved_candidates(demo_pytester: pytest.Pytester) -> None:
     demo_pytester.makefile(".py", agent=AGENT)
     agent = demo_pytester.path / "agent.py"
-    run(demo_pytester, "cases", f"--fixer=cmd:{sys.executable} {agent} {{task}}", "--hwrepair-run", "orig",
+    python, *mounts = agent_python(agent)
+    run(demo_pytester, "cases", f"--fixer=cmd:{python} {agent} {{task}}", *mounts, "--hwrepair-run", "orig",
         "--hwrepair-samples", "1")
     result = run(demo_pytester, "cases", "--fixer", "replay:orig", "--hwrepair-run", "again", "--hwrepair-samples", "1")
     result.assert_outcomes(passed=2, failed=1)
-    fixer = f"replay:cmd:{sys.executable} {agent} {{task}}"
+    fixer = f"replay:cmd:{python} {agent} {{task}}"
     assert [r["fixer"] for r in records(demo_pytester.path / "again")] == [fixer] * 3
 
 
@@ -326,9 +327,11 @@ replace = "char s = 0;"
     (demo_pytester.path / "programs.json").write_text(json.dumps(HOSTILE))
     demo_pytester.makefile(".py", agent=HOSTILE_AGENT)
     here = demo_pytester.path
-    fixer = f"--fixer=cmd:{sys.executable} {here / 'agent.py'} {{task}} {here / 'programs.json'}"
+    python, *mounts = agent_python(here / "agent.py", here / "programs.json")
+    fixer = f"--fixer=cmd:{python} {here / 'agent.py'} {{task}} {here / 'programs.json'}"
     start = time.monotonic()
-    result = run(demo_pytester, "cases/hls/demo/sum", fixer, "--hwrepair-run", "r", "--hwrepair-samples", "1", *xdist)
+    result = run(demo_pytester, "cases/hls/demo/sum", fixer, *mounts, "--hwrepair-run", "r", "--hwrepair-samples", "1",
+                 *xdist)
     cats = {r["bug"]: r["category"] for r in records(demo_pytester.path / "r")}
     assert result.parseoutcomes().get("failed") == 4, cats
     assert cats["SHFT-01"] == "timeout"  # sleeps forever

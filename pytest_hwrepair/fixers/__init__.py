@@ -8,6 +8,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from typing import Any
 
+from .agent import AgentOptions, agent_sandbox
 from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, FixerUnavailable, RepairTask, Usage
 from .command import CommandFixer
 from .control import NoopFixer, ReferenceFixer, ReplayFixer
@@ -33,7 +34,9 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate)
+    options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
+    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate, options,
+                        lambda: agent_sandbox(ctx.settings))
 
 
 def _claude(arg: str | None, ctx: FixerContext) -> Fixer:

@@ -139,5 +139,13 @@ class FixerError(Exception):
     """A fixer could not produce a candidate for reasons outside the candidate (outage, bad config)."""
 
 
+class FixerTimeout(Exception):
+    """The fixer ran out of time: a failed sample (category fixer_timeout), not a harness error."""
+
+    def __init__(self, message: str, candidate: Candidate) -> None:
+        super().__init__(message)
+        self.candidate = candidate  # its logs and latency, kept in the artifacts
+
+
 class FixerUnavailable(Exception):
     """A fixer declines to run this item (cost limit reached, nothing to replay): a skip."""

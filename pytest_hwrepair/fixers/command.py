@@ -1,22 +1,29 @@
-"""`cmd:COMMAND`: an external agent edits a copy of the workspace in place."""
+"""`cmd:COMMAND`: an external agent edits a copy of the workspace in place, inside the sandbox."""
 
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import signal
-import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from .base import Candidate, RepairTask
+from ..sandbox.base import Execution, Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted
+from .agent import AgentOptions, inner_workspace
+from .base import Candidate, FixerError, FixerTimeout, RepairTask
+
+TASK_FILE = "task.json"
+TARGET_CAP = 4 << 20
+# The agent's command runs through the shell: placeholders become shell words that the sandbox's
+# own paths fill in, so the same command works wherever the sandbox puts the workspace.
+PLACEHOLDERS = {"task": '"$HWREPAIR_TASK"', "workspace": '"$HWREPAIR_WORKSPACE"'}
+PRELUDE = 'HWREPAIR_TASK="$HWREPAIR_WORKSPACE/task.json"; export HWREPAIR_TASK; '
 
 
 class CommandFixer:
-    """Runs COMMAND in a workspace copy holding the buggy files and `task.json`.
+    """Runs COMMAND in a sandboxed workspace holding the buggy files, the oracle assets and `task.json`.
 
     Placeholders: {task} (path of task.json), {workspace}, {target}, {sample}, {attempt}.
     The changed target file is the candidate; stdout and stderr are kept as logs.
@@ -24,64 +31,83 @@ class CommandFixer:
 
     deterministic = False
 
-    def __init__(self, command: str, timeout: float, populate: Any = None) -> None:
+    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None] | None = None,
+                 options: AgentOptions | None = None, sandbox: Callable[[], Sandbox] | None = None) -> None:
         self.command = command
         self.timeout = timeout
         self.populate = populate
+        self.options = options or AgentOptions()
         self.name = f"cmd:{command}"
         self.config = {"fixer": "cmd", "command": command}
+        self._make_sandbox = sandbox
+        self._sandbox: Sandbox | None = None
+
+    @property
+    def sandbox(self) -> Sandbox:
+        if self._sandbox is None:
+            if self._make_sandbox is None:
+                from ..sandbox.local import LocalSandbox
+
+                self._sandbox = LocalSandbox(None)
+            else:
+                self._sandbox = self._make_sandbox()
+        return self._sandbox
+
+    def argv(self, task: RepairTask) -> str:
+        try:
+            return PRELUDE + self.command.format(**PLACEHOLDERS, target=shlex.quote(task.target), sample=task.sample,
+                                                 attempt=task.attempt)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise FixerError(f"cmd: {self.command!r}: bad placeholder {exc} (known: {{task}} {{workspace}} "
+                             "{target} {sample} {attempt})") from None
 
     def repair(self, task: RepairTask) -> Candidate:
         with tempfile.TemporaryDirectory(prefix="hwrepair-agent-") as tmp:
             ws = Path(tmp) / "workspace"
             ws.mkdir()
-            if self.populate is not None:
-                self.populate(ws, task)
-            for name, text in task.files.items():
-                (ws / name).parent.mkdir(parents=True, exist_ok=True)
-                (ws / name).write_text(text, encoding="utf-8")
-            task_file = Path(tmp) / "task.json"
-            task_file.write_text(json.dumps({**task.to_json(), "workspace": str(ws)}, indent=2), encoding="utf-8")
-            argv = self.command.format(task=shlex.quote(str(task_file)), workspace=shlex.quote(str(ws)),
-                                       target=shlex.quote(task.target), sample=task.sample,
-                                       attempt=task.attempt)
+            self._lay_out(ws, task)
             start = time.monotonic()
-            out, err, status = _run(argv, ws, task_file, self.timeout)
+            ex = self.sandbox.run(ws, self.argv(task), timeout=self.timeout, limits=self.options.limits(task.domain))
             latency = time.monotonic() - start
-            logs = {"agent.stdout": out, "agent.stderr": err, "agent.status": status}
-            target = ws / task.target
-            if status == "timeout":
-                return Candidate(parsed=False, parse_error=f"the agent did not finish within {self.timeout:g}s",
-                                 latency=latency, logs=logs, raw=out)
-            if not target.exists():
-                return Candidate(parsed=False, parse_error=f"the agent removed {task.target}", latency=latency,
-                                 logs=logs, raw=out)
-            text = target.read_text(encoding="utf-8", errors="replace")
-            return Candidate(files={task.target: text}, latency=latency, logs=logs, raw=out)
+            logs = {"agent.stdout": ex.stdout, "agent.stderr": ex.stderr, "agent.status": _status(ex)}
+            if ex.timed_out:
+                raise FixerTimeout(f"the agent did not finish within {self.timeout:g}s (killed with everything "
+                                   "it started)", Candidate(parsed=False, latency=latency, logs=logs, raw=ex.stdout))
+            if ex.returncode != 0:
+                tail = ex.stderr.strip().splitlines()[-3:]
+                raise FixerError(f"the agent failed ({_status(ex)})" + (f": {' | '.join(tail)[:300]}" if tail else ""))
+            return self._candidate(ws, task, latency, logs, ex.stdout)
+
+    def _lay_out(self, ws: Path, task: RepairTask) -> None:
+        if self.populate is not None:
+            self.populate(ws, task)
+        for name, text in task.files.items():
+            (ws / name).parent.mkdir(parents=True, exist_ok=True)
+            (ws / name).write_text(text, encoding="utf-8")
+        inside = inner_workspace(self.sandbox)
+        (ws / TASK_FILE).write_text(json.dumps({**task.to_json(), "workspace": inside}, indent=2), encoding="utf-8")
+
+    def _candidate(self, ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+        try:
+            got = read_untrusted(ws, task.target, TARGET_CAP)
+        except FileNotFoundError:
+            return Candidate(parsed=False, parse_error=f"the agent removed {task.target}", latency=latency,
+                             logs=logs, raw=raw)
+        except (UntrustedFileError, OSError) as exc:
+            return Candidate(parsed=False, parse_error=f"the agent left {task.target} unreadable: {exc}",
+                             latency=latency, logs=logs, raw=raw)
+        if got.truncated:
+            return Candidate(parsed=False, parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes",
+                             latency=latency, logs=logs, raw=raw)
+        return Candidate(files={task.target: got.text}, latency=latency, logs=logs, raw=raw)
 
 
-def _run(argv: str, cwd: Path, task_file: Path, timeout: float) -> tuple[str, str, str]:
-    env = {**os.environ, "HWREPAIR_TASK": str(task_file), "HWREPAIR_WORKSPACE": str(cwd)}
-    proc = subprocess.Popen(argv, shell=True, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        status = f"exit {proc.returncode}"
-    except subprocess.TimeoutExpired:
-        _killpg(proc.pid)
-        out, err = proc.communicate()
-        status = "timeout"
-    finally:
-        _killpg(proc.pid)
-    cap = 1 << 20
-    return out[-cap:].decode(errors="replace"), err[-cap:].decode(errors="replace"), status
-
-
-def _killpg(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def _status(ex: Execution) -> str:
+    if ex.timed_out:
+        return "timeout"
+    if ex.signal is not None:
+        return f"killed by signal {ex.signal}"
+    return f"exit {ex.returncode}"
 
 
 __all__ = ["CommandFixer"]

@@ -19,6 +19,10 @@ class Limits:
     network: bool = False
     gpu: bool = False
     toolchain: str = "hls"
+    # Extra read-only directories visible at their own path, and extra environment variables: for
+    # `cmd:` agents (their interpreter, their code, the variables the user passes); empty for oracle steps.
+    mounts: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ SIZE = struct.Struct(">I")
 WORK = "/sandbox/ws"
 SCRATCH = ("/tmp", "/dev/shm")
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": WORK,
-       "TMPDIR": "/tmp"}
+       "TMPDIR": "/tmp", "HWREPAIR_WORKSPACE": WORK}
 CHUNK = 1 << 16
 
 Snapshot = dict[str, tuple[int, int, int, int]]

@@ -1,7 +1,8 @@
-"""The local sandbox: bubblewrap where available, else a plain subprocess with rlimits."""
+"""The local sandbox: a closed bubblewrap step where available, else a plain subprocess with rlimits."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -12,11 +13,15 @@ import tempfile
 import threading
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from . import jail
 from .base import Execution, Limits
+from .cgroup import Cgroups, StepGroup, remove_stale
 from .slots import Slots
+from .transfer import Accepted, CopyLimits, memfd_of, pack, receive, remove, replace_contents
 
 ADDR_NO_RANDOMIZE = 0x0040000
 SANDBOX_UID_BASE = 61000
@@ -24,6 +29,7 @@ SANDBOX_UID_BASE = 61000
 PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
               "NVIDIA_VISIBLE_DEVICES")
 FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
+TMP_SIZE = 512 << 20
 _warned = False
 UID_POOL = Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128)
 
@@ -32,20 +38,43 @@ class NoIsolationWarning(UserWarning):
     """bubblewrap is missing: steps run as plain subprocesses with rlimits only."""
 
 
-def scrubbed_env(workdir: str, tmpdir: str) -> dict[str, str]:
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (bubblewrap refused to start, the workspace could not go in)."""
+
+
+NO_LIMITS = Limits()
+
+
+def scrubbed_env(workdir: str, tmpdir: str, limits: Limits = NO_LIMITS, *, closed: bool = False) -> dict[str, str]:
+    """The whole environment of a step: a fixed allow-list, never pytest's own variables."""
     env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    if closed:
+        env["PATH"] = jail.sandbox_path(env["PATH"], limits.mounts)
     env.update(FIXED_ENV)
-    env.update(HOME=workdir, TMPDIR=tmpdir)
+    env.update(HOME=workdir, TMPDIR=tmpdir, HWREPAIR_WORKSPACE=workdir)
+    env.update(dict(limits.env))
     return env
 
 
+@dataclass
+class _Step:
+    """The host-side ends of one running step."""
+
+    proc: subprocess.Popen[bytes]
+    out: _Drain
+    err: _Drain
+    back: _Receiver
+    start: float
+
+
 class LocalSandbox:
-    """Runs each step in its own session/process group on this machine (DESIGN §7)."""
+    """Runs each step in a closed sandbox of its own on this machine (DESIGN §7)."""
 
     name = "local"
 
-    def __init__(self, slots: Slots | None = None, *, isolate: bool | None = None) -> None:
+    def __init__(self, slots: Slots | None = None, *, isolate: bool | None = None,
+                 cgroups: Cgroups | None = None) -> None:
         self.slots = slots
         self.bwrap = shutil.which("bwrap") if isolate is not False else None
         if isolate and self.bwrap is None:
@@ -53,6 +82,9 @@ class LocalSandbox:
         if self.bwrap is None and isolate is None:
             _warn_once()
         self.drop_privileges = os.geteuid() == 0
+        self.cgroups = cgroups if cgroups is not None else Cgroups()
+        if self.cgroups.kind != "none":
+            remove_stale(self.cgroups)
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
         if self.slots is None:
@@ -64,60 +96,93 @@ class LocalSandbox:
         # Each concurrent step on this machine gets its own uid, so per-uid process limits and
         # the kill-everything-of-this-uid cleanup never touch another step.
         if not self.drop_privileges:
-            return self._run(workdir, argv, timeout, limits, None)
+            return self._run(workdir.resolve(), argv, timeout, limits, None)
         with UID_POOL.acquire() as index:
-            return self._run(workdir, argv, timeout, limits, SANDBOX_UID_BASE + index)
+            return self._run(workdir.resolve(), argv, timeout, limits, SANDBOX_UID_BASE + index)
 
     def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, uid: int | None) -> Execution:
-        workdir = workdir.resolve()
-        tmpdir = workdir / ".tmp"
-        tmpdir.mkdir(exist_ok=True)
+        archive = pack(workdir)
+        fds: list[int] = []
+        scratch: list[Path] = []
+        try:
+            fd_in = memfd_of(archive, "hwrepair-ws")
+            fds.append(fd_in)
+            back_r, back_w = os.pipe()
+            fds += [back_r, back_w]
+            cmd, env, cwd = self._command(argv, limits, uid, len(archive), fd_in, back_w, fds, scratch)
+            with self.cgroups.step(limits.memory, limits.processes) as group:
+                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir)
+                os.close(back_w)
+                fds.remove(back_w)
+                return self._finish(step, argv, timeout, limits, uid, group, workdir)
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            for folder in scratch:
+                remove(folder)
+
+    def _command(self, argv: str, limits: Limits, uid: int | None, size: int, fd_in: int, fd_out: int,
+                 fds: list[int], scratch: list[Path]) -> tuple[list[str], dict[str, str], str]:
+        if self.bwrap is not None:
+            ident = uid if uid is not None else os.getuid()
+            pw, gr = memfd_of(jail.passwd(ident), "passwd"), memfd_of(jail.group(ident), "group")
+            fds += [pw, gr]
+            cmd = jail.bwrap_argv(self.bwrap, argv=argv, network=limits.network, gpu=limits.gpu,
+                                  work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
+                                  fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
+                                                                                 closed=True))
+            return cmd, {}, "/"
+        work = Path(tempfile.mkdtemp(prefix="hwrepair-step-"))
+        tmp = Path(tempfile.mkdtemp(prefix="hwrepair-tmp-"))
+        scratch += [work, tmp]
         if uid is not None:
-            _check_traversable(workdir)
-            _chown_tree(workdir, uid)
-        cmd = self._command(workdir, argv, limits)
-        env = scrubbed_env(str(workdir), "/tmp" if self.bwrap else str(tmpdir))
+            for folder in (work, tmp):
+                os.chown(folder, uid, uid)
+        env = scrubbed_env(str(work), str(tmp), limits)
+        return jail.launcher_argv(argv, str(work), uid is not None, fd_in, fd_out), env, str(work)
+
+    def _start(self, cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float,
+               uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path) -> _Step:
         start = time.monotonic()
         proc = subprocess.Popen(
-            cmd, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True,
-            preexec_fn=lambda: _child_setup(limits, timeout, uid),
+            cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, pass_fds=[fd for fd in fds if fd != back_r],
+            preexec_fn=lambda: _child_setup(limits, timeout, uid, group),
         )
-        out, err = _Drain(proc.stdout, limits.output), _Drain(proc.stderr, limits.output)
+        fds.remove(back_r)
+        back = _Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, CopyLimits(total=limits.file_size))
+        return _Step(proc, _Drain(proc.stdout, limits.output), _Drain(proc.stderr, limits.output), back, start)
+
+    def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
+                group: StepGroup | None, workdir: Path) -> Execution:
+        proc = step.proc
         timed_out = False
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
         finally:
-            _kill_group(proc.pid)
-            if uid is not None:
-                # In a bwrap pid namespace every process dies with the namespace: one sweep is a
-                # safety net. Without it, children that left the process group are hunted down.
-                _kill_uid(uid, rounds=1 if self.bwrap else 3)
+            _kill_all(proc.pid, uid, group, bwrap=self.bwrap is not None)
             proc.wait()
-        duration = time.monotonic() - start
-        out.join()
-        err.join()
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        duration = time.monotonic() - step.start
+        step.out.join()
+        step.err.join()
+        accepted = step.back.join()
+        if not step.back.started:
+            raise SandboxError(f"the sandbox did not start the step (exit {proc.returncode}): "
+                               f"{step.err.text()[-500:].strip()}")
+        notes = ""
+        if not timed_out:
+            notes = accepted.notes()
+            if accepted.complete:
+                step.back.apply()
+        step.back.discard()
         rc = proc.returncode
         sig = -rc if rc is not None and rc < 0 else (rc - 128 if rc is not None and 128 < rc < 160 else None)
-        return Execution(argv, None if timed_out else rc, out.text(), err.text(), duration,
+        return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
                          timed_out=timed_out, signal=None if timed_out else sig,
-                         truncated=out.dropped > 0 or err.dropped > 0)
-
-    def _command(self, workdir: Path, argv: str, limits: Limits) -> list[str]:
-        if self.bwrap is None:
-            return ["/bin/sh", "-c", argv]
-        cmd = [self.bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-               "--tmpfs", "/tmp", "--bind", str(workdir), str(workdir), "--chdir", str(workdir),
-               "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
-        if not limits.network:
-            cmd.append("--unshare-net")
-        if limits.gpu:
-            for dev in sorted(Path("/dev").glob("nvidia*")):
-                cmd += ["--dev-bind", str(dev), str(dev)]
-        return [*cmd, "/bin/sh", "-c", argv]
+                         truncated=step.out.dropped > 0 or step.err.dropped > 0)
 
 
 def _warn_once() -> None:
@@ -129,8 +194,10 @@ def _warn_once() -> None:
                       NoIsolationWarning, stacklevel=3)
 
 
-def _child_setup(limits: Limits, timeout: float, uid: int | None) -> None:
-    """Runs in the child between fork and exec: no randomisation, rlimits, unprivileged uid."""
+def _child_setup(limits: Limits, timeout: float, uid: int | None, group: StepGroup | None) -> None:
+    """Runs in the child between fork and exec: cgroup, no randomisation, rlimits, unprivileged uid."""
+    if group is not None:
+        group.attach()
     try:
         ctypes.CDLL(None, use_errno=True).personality(ADDR_NO_RANDOMIZE)
     except (OSError, AttributeError):
@@ -148,19 +215,16 @@ def _child_setup(limits: Limits, timeout: float, uid: int | None) -> None:
         os.setuid(uid)
 
 
-def _check_traversable(workdir: Path) -> None:
-    """The unprivileged step uid must be able to reach the workspace."""
-    for parent in workdir.parents:
-        if not os.stat(parent).st_mode & 0o001:
-            raise RuntimeError(f"workspace {workdir} is not reachable for the sandbox uid: {parent} is not "
-                               "searchable by other users (create workspaces under a world-searchable directory)")
-
-
-def _chown_tree(root: Path, uid: int) -> None:
-    os.chown(root, uid, uid)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            os.lchown(os.path.join(dirpath, name), uid, uid)
+def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool) -> None:
+    _kill_group(pid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)  # bubblewrap: its pid-namespace init dies with it (--die-with-parent)
+    if group is not None:
+        group.kill()
+    if uid is not None:
+        # In a bwrap pid namespace every process dies with the namespace: one sweep is a
+        # safety net. Without it, children that left the process group are hunted down.
+        _kill_uid(uid, rounds=1 if bwrap else 3)
 
 
 def _kill_group(pgid: int) -> None:
@@ -186,6 +250,37 @@ def _kill_uid(uid: int, rounds: int) -> None:
         if not alive:
             return
         time.sleep(0.01)
+
+
+class _Receiver:
+    """Reads the step's workspace archive on a thread into a staging directory beside the workspace."""
+
+    def __init__(self, stream: IO[bytes], workdir: Path, limits: CopyLimits) -> None:
+        self.stream, self.workdir, self.limits = stream, workdir, limits
+        self.staging = Path(tempfile.mkdtemp(prefix=".hwrepair-back-", dir=workdir.parent))
+        self.started = False
+        self.accepted = Accepted(problem="the step ended before its workspace was copied back")
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            self.started = self.stream.read(1) == b"U"
+            if self.started:
+                self.accepted = receive(self.stream, self.staging, self.limits)
+        finally:
+            self.stream.close()
+
+    def join(self) -> Accepted:
+        self.thread.join()
+        return self.accepted
+
+    def apply(self) -> None:
+        replace_contents(self.workdir, self.staging)
+
+    def discard(self) -> None:
+        if self.staging.exists():
+            remove(self.staging)
 
 
 class _Drain:

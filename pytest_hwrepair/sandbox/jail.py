@@ -1,0 +1,140 @@
+"""The closed step: what exists inside a bubblewrap sandbox, listed explicitly.
+
+Inside a step there are only the workspace (a size-capped tmpfs at /sandbox/ws), the system and
+toolchain directories (read-only), a minimal /etc, a private size-capped /tmp, a /proc of the
+step's own pid namespace and a minimal /dev. No checkout, run directory, cache or home directory
+is mounted: a candidate cannot include, read or link to what it cannot see.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+WORK = "/sandbox/ws"
+# The system: programs, libraries and the toolchains installed under them (gcc, iverilog,
+# verilator, yosys and nvcc all live under /usr on Debian; /bin, /lib... are links into it there).
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What the toolchains read from /etc: the dynamic loader's cache and configuration, and the
+# alternatives links (cc, c++, ld, awk...); tests/test_closed_sandbox.py runs every toolchain with
+# exactly this list. Nothing here holds a secret; passwd and group are written by the harness.
+ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "nsswitch.conf", "localtime",
+             "mime.types")
+# Only when the network is on (agents calling their model): name resolution and certificates.
+NETWORK_ETC = ("resolv.conf", "hosts", "host.conf", "gai.conf", "ssl", "ca-certificates",
+               "ca-certificates.conf", "pki")
+TOOLKIT_VARS = ("CUDA_HOME", "CUDA_PATH")
+SANDBOX_USER = "hwrepair"
+
+# Runs as the step's first process: `bash -c LAUNCHER name ARGV WORKDIR kill|keep IN OUT`. Unpacks the
+# workspace from fd IN, runs the command with both fds closed, kills whatever the command left
+# running (in the step's own pid namespace kill -1 reaches every process but this one and the
+# namespace's init), then packs the workspace onto fd OUT. The 'U' byte on OUT says the unpacking
+# worked, written before any candidate code runs.
+LAUNCHER = r"""
+cd "$2" || exit 125
+tar -x -f - --no-same-owner <&"$4" 2>/dev/null || exit 125
+eval "exec $4<&-"
+printf U >&"$5"
+eval '/bin/sh -c "$1" </dev/null '"$5"'>&-'
+rc=$?
+if [ "$3" = kill ]; then kill -KILL -1 2>/dev/null; kill -KILL -1 2>/dev/null; fi
+cd "$2" 2>/dev/null && tar -c -f - . >&"$5" 2>/dev/null
+exit $rc
+"""
+
+
+@functools.cache
+def system_mounts() -> tuple[str, ...]:
+    """Read-only binds of the system directories (links recreated as links)."""
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        path = Path(folder)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), folder]
+        elif path.is_dir():
+            args += ["--ro-bind", folder, folder]
+    for folder in toolkit_dirs():
+        args += ["--ro-bind", folder, folder]
+    return tuple(args)
+
+
+def toolkit_dirs() -> list[str]:
+    """The CUDA toolkit's directory when it lives outside the system directories."""
+    found: list[str] = []
+    candidates = [os.environ.get(name) for name in TOOLKIT_VARS]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        candidates.append(str(Path(os.path.realpath(nvcc)).parent.parent))
+    for candidate in filter(None, candidates):
+        real = os.path.realpath(candidate)
+        if os.path.isdir(real) and not _under_system(real) and real not in found:
+            found.append(real)
+    return found
+
+
+def _under_system(path: str) -> bool:
+    return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS if not Path(d).is_symlink())
+
+
+def etc_mounts(network: bool) -> list[str]:
+    args = ["--dir", "/etc"]
+    names = ETC_FILES + (NETWORK_ETC if network else ())
+    for name in names:
+        path = Path("/etc") / name
+        if path.exists():
+            args += ["--ro-bind", str(path), str(path)]
+    return args
+
+
+def passwd(uid: int) -> bytes:
+    """A passwd file that names only root and the sandbox user: no host accounts."""
+    return (f"root:x:0:0:root:/:/usr/sbin/nologin\n"
+            f"{SANDBOX_USER}:x:{uid}:{uid}:hwrepair sandbox:{WORK}:/bin/sh\n").encode()
+
+
+def group(uid: int) -> bytes:
+    return f"root:x:0:\n{SANDBOX_USER}:x:{uid}:\n".encode()
+
+
+def bwrap_argv(bwrap: str, *, argv: str, network: bool, gpu: bool, work_size: int, tmp_size: int,
+               mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str]) -> list[str]:
+    """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out."""
+    cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+    if network:
+        cmd.append("--share-net")
+    for key, value in sorted(env.items()):
+        cmd += ["--setenv", key, value]
+    cmd += [*system_mounts(), *etc_mounts(network),
+            "--ro-bind-data", str(fds[0]), "/etc/passwd", "--ro-bind-data", str(fds[1]), "/etc/group",
+            "--proc", "/proc", "--dev", "/dev",
+            "--size", str(tmp_size), "--tmpfs", "/tmp",
+            "--size", str(work_size), "--tmpfs", "/sandbox", "--dir", WORK]
+    for path in mounts:
+        cmd += ["--ro-bind", path, path]
+    if gpu:
+        for dev in sorted(Path("/dev").glob("nvidia*")):
+            cmd += ["--dev-bind", str(dev), str(dev)]
+        cmd += ["--ro-bind-try", "/sys", "/sys"]
+    return [*cmd, "--chdir", WORK, *launcher_argv(argv, WORK, True, fds[2], fds[3])]
+
+
+def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int) -> list[str]:
+    """The launcher's command line; without bubblewrap it runs in a private scratch directory."""
+    # bash, not sh: dash redirects only file descriptors 0 to 9.
+    mode = "kill" if kill else "keep"
+    return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir, mode, str(fd_in),
+            str(fd_out)]
+
+
+def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:
+    """The host PATH without directories a step cannot see (a virtualenv, a home directory)."""
+    visible = [*(d for d in SYSTEM_DIRS if Path(d).exists()), *toolkit_dirs(), *mounts]
+    kept = [p for p in host_path.split(":") if any(p == d or p.startswith(d.rstrip("/") + "/") for d in visible)]
+    return ":".join(dict.fromkeys(kept)) or "/usr/local/bin:/usr/bin:/bin"
+
+
+__all__ = ["WORK", "bwrap_argv", "group", "launcher_argv", "passwd", "sandbox_path", "system_mounts", "toolkit_dirs"]

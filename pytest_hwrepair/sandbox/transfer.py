@@ -1,0 +1,207 @@
+"""Moving a workspace into a closed step and its results back out, within limits.
+
+A step never sees the host workspace: its files go in as a tar, and what the step left behind
+comes back as a tar the step's own processes could have written. So the way back accepts only
+directories and regular files, at bounded depth, path length, count and size; links, FIFOs and
+devices stay behind with a note. The host workspace then holds exactly what was accepted, which
+the harness can walk, read and delete without meeting anything a candidate built to trip it up.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import subprocess
+import tarfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import IO
+
+
+@dataclass(frozen=True, slots=True)
+class CopyLimits:
+    """What the way back accepts."""
+
+    total: int = 256 << 20
+    files: int = 512
+    depth: int = 24
+    path: int = 1024
+
+
+@dataclass
+class Accepted:
+    """The result of reading a step's archive: what was kept and what was left behind."""
+
+    complete: bool = False
+    kept: int = 0
+    skipped: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+    def notes(self) -> str:
+        """Lines for the step's stderr: what the harness did not copy back, and why."""
+        lines = [f"[hwrepair: {item}]" for item in self.skipped[:20]]
+        if len(self.skipped) > 20:
+            lines.append(f"[hwrepair: ... and {len(self.skipped) - 20} more entries left behind]")
+        if self.problem:
+            lines.append(f"[hwrepair: {self.problem}]")
+        return "".join(f"\n{line}" for line in lines) + ("\n" if lines else "")
+
+
+def walk(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry under root, parents first, without following links and without recursion."""
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        with os.scandir(root / rel if rel else root) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                name = f"{rel}/{entry.name}" if rel else entry.name
+                info = entry.stat(follow_symlinks=False)
+                yield name, info
+                if stat.S_ISDIR(info.st_mode):
+                    stack.append(name)
+
+
+def pack(root: Path) -> bytes:
+    """The workspace as a tar (directories and regular files only; owner-neutral)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
+        for name, info in sorted(walk(root)):
+            member = tarfile.TarInfo(name)
+            member.mode = info.st_mode & 0o777
+            member.mtime = int(info.st_mtime)
+            if stat.S_ISDIR(info.st_mode):
+                member.type = tarfile.DIRTYPE
+                tar.addfile(member)
+            elif stat.S_ISREG(info.st_mode):
+                member.size = info.st_size
+                with open(root / name, "rb") as fh:
+                    tar.addfile(member, fh)
+    return buf.getvalue()
+
+
+def memfd_of(data: bytes, name: str) -> int:
+    """An in-memory file holding `data`, positioned at its start (inherited by a child as input)."""
+    fd = os.memfd_create(name, 0)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+class _Counted(io.RawIOBase):
+    """A pipe read through a byte budget; past it, the rest is drained and dropped."""
+
+    def __init__(self, stream: IO[bytes], budget: int) -> None:
+        self.stream, self.budget, self.read_bytes = stream, budget, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        room = self.budget - self.read_bytes
+        if room <= 0:
+            raise _OverBudget
+        chunk = self.stream.read(min(len(buffer), room))
+        self.read_bytes += len(chunk)
+        buffer[:len(chunk)] = chunk
+        return len(chunk)
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def receive(stream: IO[bytes], staging: Path, limits: CopyLimits) -> Accepted:
+    """Read a step's archive from `stream` into the empty directory `staging`; never raises for its content."""
+    result = Accepted()
+    counted = _Counted(stream, limits.total + (1 << 20))
+    try:
+        with tarfile.open(fileobj=io.BufferedReader(counted, 1 << 16), mode="r|") as tar:
+            for member in tar:
+                _accept(tar, member, staging, limits, result)
+        result.complete = True
+    except _OverBudget:
+        result.problem = f"the workspace exceeded {limits.total} bytes: nothing was copied back"
+    except (tarfile.TarError, OSError, UnicodeError, ValueError) as exc:
+        result.problem = f"the step's workspace could not be copied back ({type(exc).__name__})"
+    finally:
+        _drain(stream)
+    return result
+
+
+def _accept(tar: tarfile.TarFile, member: tarfile.TarInfo, staging: Path, limits: CopyLimits,
+            result: Accepted) -> None:
+    rel = PurePosixPath(member.name)
+    parts = [p for p in rel.parts if p not in ("", ".")]
+    if not parts:
+        return
+    shown = "/".join(parts)[:120]
+    if rel.is_absolute() or ".." in parts:
+        result.skipped.append(f"{shown}: not a path inside the workspace")
+    elif len(parts) > limits.depth or len(member.name) > limits.path or any(len(p) > 255 for p in parts):
+        result.skipped.append(f"{shown}: deeper than {limits.depth} levels or a path over {limits.path} characters")
+    elif not (member.isdir() or member.isreg()):
+        result.skipped.append(f"{shown}: not a regular file or directory")
+    elif result.kept >= limits.files:
+        result.skipped.append(f"{shown}: over {limits.files} entries")
+    else:
+        target = staging.joinpath(*parts)
+        if not _parents_are_dirs(staging, parts):
+            result.skipped.append(f"{shown}: its parent is not a directory")
+            return
+        result.kept += 1
+        if member.isdir():
+            target.mkdir(exist_ok=True)
+            target.chmod(member.mode & 0o755 | 0o700)
+            return
+        source = tar.extractfile(member)
+        assert source is not None
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            shutil.copyfileobj(source, out, 1 << 20)
+        target.chmod(member.mode & 0o755 | 0o600)
+
+
+def _parents_are_dirs(staging: Path, parts: list[str]) -> bool:
+    folder = staging
+    for part in parts[:-1]:
+        folder = folder / part
+        if not folder.is_dir() or folder.is_symlink():
+            if folder.exists() or folder.is_symlink():
+                return False
+            folder.mkdir(mode=0o700)
+    return True
+
+
+def _drain(stream: IO[bytes]) -> None:
+    try:
+        while stream.read(1 << 20):
+            pass
+    except (OSError, ValueError):
+        pass
+
+
+def replace_contents(workspace: Path, staging: Path) -> None:
+    """Make the workspace hold exactly what `staging` holds (both on the same filesystem)."""
+    for entry in os.scandir(workspace):
+        remove(Path(entry.path))
+    for entry in os.scandir(staging):
+        os.rename(entry.path, workspace / entry.name)
+    staging.rmdir()
+
+
+def remove(path: Path) -> None:
+    """Delete a file or a tree of any depth and permissions (`rm -rf` walks without recursion)."""
+    if not path.is_dir() or path.is_symlink():
+        path.unlink(missing_ok=True)
+        return
+    if subprocess.run(["rm", "-rf", "--", str(path)], stderr=subprocess.DEVNULL, check=False).returncode:
+        subprocess.run(["chmod", "-R", "u+rwx", "--", str(path)], stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(["rm", "-rf", "--", str(path)], stderr=subprocess.DEVNULL, check=False)
+
+
+__all__ = ["Accepted", "CopyLimits", "memfd_of", "pack", "receive", "remove", "replace_contents", "walk"]
