@@ -4,77 +4,22 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .metrics import category_changes, mean, mean_pass_at_k, multiplicity, pass_at_k, underconstrained
+from .bugstats import COUNTED, BugStats, bug_stats, finals
+from .gates import Gate, check_gates, regressions
+from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
 from .results import RunDir, SampleRecord
 from .trajectory import STOP_SIGNALS
 from .verdict import Category, Outcome, RepairProtocol
-
-COUNTED = (Outcome.PASSED, Outcome.FAILED)  # the outcomes pass@k counts; errors and skips stand apart
 
 EXIT_GATE_FAILED = 6
 EXIT_HARNESS_ERRORS = 7
 LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (800, 10**9, "800+"))
 PERF_SWEEP = (0.0, 0.5, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0)
-
-
-@dataclass(frozen=True)
-class BugStats:
-    """Counted samples of one bug for one fixer (errors and skips kept apart)."""
-
-    fixer: str
-    label: str
-    case: str
-    bug: str
-    domain: str
-    suite: str
-    bug_type: str
-    bug_class: str | None
-    loc: int
-    n: int
-    c: int
-    strong_c: int
-    strong_n: int
-    errors: int
-    skipped: int
-    mult: float | None
-    categories: dict[str, int]
-
-    @property
-    def under(self) -> bool:
-        return underconstrained(self.mult, self.c, self.n)
-
-
-def finals(records: Iterable[SampleRecord]) -> list[SampleRecord]:
-    return [r for r in records if r.final]
-
-
-def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
-    groups: dict[tuple[str, str, str], list[SampleRecord]] = defaultdict(list)
-    for r in finals(records):
-        groups[(r.fixer, r.case, r.bug)].append(r)
-    out = []
-    for (fixer, case, bug), rs in sorted(groups.items()):
-        counted = [r for r in rs if r.outcome in COUNTED]
-        strong = [r for r in counted if r.strong is not None]
-        first = rs[0]
-        out.append(BugStats(
-            fixer=fixer, label=rs[0].label or fixer, case=case, bug=bug, domain=first.domain, suite=first.suite,
-            bug_type=first.bug_type,
-            bug_class=first.bug_class, loc=int(first.loc.get("target", 0)), n=len(counted),
-            c=sum(r.outcome == Outcome.PASSED for r in counted),
-            strong_c=sum(bool(r.strong) and r.outcome == Outcome.PASSED for r in strong), strong_n=len(strong),
-            errors=sum(r.outcome == Outcome.ERROR for r in rs), skipped=sum(r.outcome == Outcome.SKIPPED for r in rs),
-            mult=multiplicity([r.patch_sha for r in counted]) if counted else None,
-            categories=dict(Counter(r.category.value for r in counted)),
-        ))
-    return out
 
 
 def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
@@ -253,108 +198,6 @@ def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
     return out
 
 
-# ---------------------------------------------------------------- gates and baselines
-
-_GATE = re.compile(r"^\s*(?:(?P<scope>[A-Za-z0-9_./=,-]+):)?(?P<metric>pass|correct)@(?P<k>\d+)\s*"
-                   r"(?P<op>>=|<=|>|<|==)\s*(?P<value>[0-9.]+)\s*$")
-
-
-@dataclass(frozen=True)
-class Gate:
-    text: str
-    scope: str | None
-    metric: str
-    k: int
-    op: str
-    value: float
-
-
-def parse_gate(text: str) -> Gate:
-    """`[domain[/suite]:]pass@K OP VALUE`; raises ValueError with what is allowed."""
-    m = _GATE.match(text)
-    if not m:
-        raise ValueError(f"--hwrepair-gate: {text!r} is not [SCOPE:]pass@K OP VALUE (SCOPE: comma-separated "
-                         "DOMAIN, DOMAIN/SUITE or fixer=NAME; OP one of >= <= > < ==; metric pass or correct), "
-                         "e.g. 'pass@1>=0.6', 'hls/chs:pass@5>=0.3' or 'fixer=noop:pass@1<=0'")
-    k, value = int(m["k"]), float(m["value"])
-    if k < 1:
-        raise ValueError(f"--hwrepair-gate: {text!r}: k must be at least 1 (pass@1 is one sample per bug)")
-    if not 0 <= value <= 1:
-        raise ValueError(f"--hwrepair-gate: {text!r}: the value is a rate between 0 and 1, got {value}")
-    return Gate(text, m["scope"], m["metric"], k, m["op"], value)
-
-
-def gate_problem(gate: Gate, fixers: dict[str, tuple[str, bool]], samples: int | None) -> str | None:
-    """Why a gate can never be checked with these fixers (label -> (name, deterministic)), or None."""
-    names = [s.removeprefix("fixer=") for s in (gate.scope or "").split(",") if s.startswith("fixer=")]
-    known = {n for label, (name, _) in fixers.items() for n in (label, name, name.split(":")[0])}
-    for name in names:
-        if name not in known:
-            return (f"--hwrepair-gate: {gate.text!r}: no fixer {name!r} in this run "
-                    f"(labels: {', '.join(sorted(fixers))})")
-    scoped = [label for label, (name, _) in fixers.items()
-              if not names or {label, name, name.split(":")[0]} & set(names)]
-    for label in scoped:
-        most = samples if samples is not None else (1 if fixers[label][1] else None)
-        if most is not None and gate.k > most:
-            return (f"--hwrepair-gate: {gate.text!r}: {gate.metric}@{gate.k} needs at least {gate.k} samples per bug; "
-                    f"{label} has {most} (set --hwrepair-samples)")
-    return None
-
-
-def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[str]:
-    """One line per gate that does not hold (n/a values fail: the gate cannot be verified)."""
-    stats = bug_stats(records)
-    failures = []
-    ops: dict[str, Callable[[float, float], bool]] = {
-        ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        "<": lambda a, b: a < b, "==": lambda a, b: abs(a - b) < 1e-12}
-    for gate in gates:
-        scoped = [s for s in stats if _in_scope(s, gate.scope)]
-        for fixer in sorted({s.fixer for s in scoped}) or ["(no samples)"]:
-            rows = [s for s in scoped if s.fixer == fixer]
-            if gate.metric == "pass":
-                value = mean_pass_at_k([(s.n, s.c) for s in rows if s.n > 0], gate.k)
-            else:
-                value = mean_pass_at_k([(s.n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
-            if value is None or not ops[gate.op](value, gate.value):
-                shown = "n/a" if value is None else f"{value:.3f}"
-                failures.append(f"gate {gate.text!r} not met for {fixer}: {gate.metric}@{gate.k} = {shown}")
-    return failures
-
-
-def _in_scope(s: BugStats, scope: str | None) -> bool:
-    """Every selector must hold: `fixer=NAME` (label or name), `DOMAIN` or `DOMAIN/SUITE`."""
-    for selector in (scope or "").split(","):
-        if not selector:
-            continue
-        if selector.startswith("fixer="):
-            name = selector.removeprefix("fixer=")
-            if name not in (s.label, s.fixer, s.fixer.split(":")[0]):
-                return False
-            continue
-        parts = selector.split("/")
-        if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
-            return False
-    return True
-
-
-def regressions(current: Sequence[SampleRecord], baseline: Sequence[SampleRecord]) -> list[str]:
-    """Bugs a fixer repaired in the baseline (some sample passed) and no longer repairs at all."""
-    before = {(s.case, s.bug, s.fixer): s for s in bug_stats(baseline)}
-    now = bug_stats(current)
-    single = len({s.fixer for s in now}) == 1 and len({k[2] for k in before}) == 1
-    lines = []
-    for s in now:
-        old = before.get((s.case, s.bug, s.fixer))
-        if old is None and single:
-            old = next((b for (c, bug, _), b in before.items() if c == s.case and bug == s.bug), None)
-        if old is not None and old.n and old.c > 0 and s.n and s.c == 0:
-            lines.append(f"regression: {s.case}::{s.bug} [{s.fixer}] passed {old.c}/{old.n} in the baseline, "
-                         f"now 0/{s.n}")
-    return lines
-
-
 class Scoreboard:
     """The controller's records of this session (DESIGN §10): the summary, the gates, the exit status."""
 
@@ -400,5 +243,5 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "gate_problem",
-           "parse_gate", "pass_at_k", "regressions", "summarize"]
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "BugStats", "Scoreboard", "bug_stats", "finals", "pass_at_k",
+           "summarize"]

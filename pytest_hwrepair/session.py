@@ -15,13 +15,13 @@ from .cases import Bug, Case
 from .corpus import Corpus
 from .domains import domain_of
 from .fixers import Fixer, FixerContext, make_fixers
+from .gates import Gate, gate_problem, parse_gate
 from .oracles import OracleContext, OracleOptions
 from .results import RunDir, new_run_dir, now
 from .run import Harness
 from .sample import ProtocolConfig, Sample
 from .sandbox import make_sandbox
 from .sandbox.base import Limits, Sandbox
-from .scoreboard import Gate, gate_problem, parse_gate
 from .settings import Settings, SettingsError
 from .verdict import RepairProtocol
 

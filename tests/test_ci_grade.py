@@ -12,8 +12,8 @@ import pytest
 from pytest_hwrepair.fixers.anthropic import AnthropicApi
 from pytest_hwrepair.fixers.api import Sampling
 from pytest_hwrepair.fixers.openai import OpenAIApi
+from pytest_hwrepair.gates import parse_gate
 from pytest_hwrepair.results import new_run_dir
-from pytest_hwrepair.scoreboard import parse_gate
 
 ROOT = Path(__file__).resolve().parent.parent
 

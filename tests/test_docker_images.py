@@ -13,15 +13,9 @@ from pathlib import Path
 import pytest
 
 from pytest_hwrepair.sandbox import docker_images as images
-from pytest_hwrepair.sandbox.docker import (
-    DockerSandboxError,
-    apply_changes,
-    owner_alive,
-    owner_label,
-    pack_workspace,
-    seccomp_profile,
-)
 from pytest_hwrepair.sandbox.docker_agent import changes, decode_meta, encode_meta
+from pytest_hwrepair.sandbox.docker_engine import DockerSandboxError, owner_alive, owner_label, seccomp_profile
+from pytest_hwrepair.sandbox.docker_wire import apply_changes, pack_workspace
 
 
 @pytest.fixture

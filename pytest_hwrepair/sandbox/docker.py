@@ -17,403 +17,38 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
-import io
 import itertools
-import json
 import os
 import secrets
-import shutil
-import socket
-import struct
-import tarfile
 import threading
 import time
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from . import docker_agent
 from . import docker_images as images
 from .base import Execution, Limits
-from .docker_agent import HEADER as RECORD
-from .docker_agent import SIZE, decode_meta, encode_meta
+from .docker_engine import (
+    LABEL_OWNER,
+    LABEL_RUN,
+    LABEL_TOOL,
+    LABEL_TOOLCHAIN,
+    TOOL,
+    DockerSandboxError,
+    connect,
+    one_line,
+    owner_label,
+    remove_orphans,
+    seccomp_profile,
+)
+from .docker_wire import Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
 from .slots import Slots
 
-LABEL_RUN = "org.hwrepair.run"
-LABEL_OWNER = "org.hwrepair.owner"
-LABEL_TOOLCHAIN = "org.hwrepair.toolchain"
-USER = "10001:10001"
-# PID 1 of every container: reads the agent's source (a length line, then the code) from stdin and runs it.
-BOOTSTRAP = """import os, sys
-def take(n):
-    b = b''
-    while len(b) < n:
-        c = os.read(0, n - len(b))
-        if not c:
-            sys.exit(0)
-        b += c
-    return b
-h = b''
-while not h.endswith(b'\\n'):
-    h += take(1)
-exec(compile(take(int(h)), 'hwrepair-agent', 'exec'))
-"""
-AGENT = ["python3", "-I", "-S", "-c", BOOTSTRAP]
-FRAME = struct.Struct(">BxxxI")
 MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
 SCRATCH_SIZE = 512 << 20
-ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": "/sandbox/ws", "TMPDIR": "/tmp"}
 MODES = ("worker", "sample")
-# Denied on top of what a non-root user without capabilities may do anyway: kernel attack surface
-# (user namespaces, keyrings, bpf, io_uring, perf, userfaultfd) and privileged operations. Everything
-# else is allowed, `personality` included: candidates run with address-space randomisation off, which
-# the engine's default profile forbids.
-DENIED_SYSCALLS = (
-    "acct", "add_key", "bpf", "clock_adjtime", "clock_settime", "create_module", "delete_module",
-    "finit_module", "fsconfig", "fsmount", "fsopen", "fspick", "get_kernel_syms", "init_module", "io_uring_enter",
-    "io_uring_register", "io_uring_setup", "ioperm", "iopl", "kexec_file_load", "kexec_load", "keyctl",
-    "lookup_dcookie", "mount", "mount_setattr", "move_mount", "name_to_handle_at", "nfsservctl",
-    "open_by_handle_at", "open_tree", "perf_event_open", "pivot_root", "query_module", "quotactl", "reboot",
-    "request_key", "setns", "settimeofday", "swapoff", "swapon", "_sysctl", "sysfs", "umount", "umount2",
-    "unshare", "uselib", "userfaultfd", "ustat", "vm86", "vm86old", "vhangup",
-)
-# clone() flags that create namespaces; clone3 answers ENOSYS so that the C library falls back to clone.
-NAMESPACE_FLAGS = (0x00000080, 0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000,
-                   0x40000000)
-ARCHES = {"x86_64": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
-          "aarch64": ["SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"]}
-EPERM, ENOSYS = 1, 38
-
-
-class DockerSandboxError(RuntimeError):
-    """The Docker engine failed or did not answer in time: a harness error, never the candidate's fault."""
-
-
-class _Lost(Exception):
-    """The attached stream ended: the container is gone."""
-
-
-class _Late(Exception):
-    """A host-side deadline passed."""
-
-
-# ---------------------------------------------------------------- engine
-
-
-def connect(timeout: float) -> Any:
-    """A Docker client for DOCKER_HOST (unix, tcp or ssh); every call it makes has `timeout`."""
-    import docker
-
-    where = os.environ.get("DOCKER_HOST") or "the default socket"
-    try:
-        client = docker.from_env(timeout=timeout)
-        client.api.ping()
-    except Exception as exc:
-        raise DockerSandboxError(f"no Docker engine answers at {where}: {_one_line(exc)}") from None
-    return client
-
-
-def seccomp_profile(arch: str) -> str:
-    """The sandbox's seccomp profile as the engine takes it (JSON text)."""
-    rules: list[dict[str, Any]] = [{"names": list(DENIED_SYSCALLS), "action": "SCMP_ACT_ERRNO", "errnoRet": EPERM},
-                                   {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": ENOSYS}]
-    for flag in NAMESPACE_FLAGS:
-        rules.append({"names": ["clone"], "action": "SCMP_ACT_ERRNO", "errnoRet": EPERM,
-                      "args": [{"index": 0, "value": flag, "valueTwo": flag, "op": "SCMP_CMP_MASKED_EQ"}]})
-    profile: dict[str, Any] = {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": rules}
-    if arch in ARCHES:
-        profile["architectures"] = ARCHES[arch]
-    return json.dumps(profile)
-
-
-def owner_label() -> str:
-    """host:pid:start-time of this process; the start time tells a reused pid apart."""
-    return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
-
-
-def _start_time(pid: int) -> str:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return "?"
-    return stat.rpartition(")")[2].split()[19]
-
-
-def owner_alive(owner: str) -> bool:
-    """False only for an owner on this host that has certainly exited."""
-    host, _, rest = owner.partition(":")
-    pid_text, _, start = rest.partition(":")
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return True
-    pid = int(pid_text)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    now = _start_time(pid)
-    return start in ("?", now) or now == "?"
-
-
-def remove_orphans(api: Any, *, include_stopped: bool = False) -> int:
-    """Remove the tool's containers whose owner on this host has exited (and, if asked, every stopped one)."""
-    removed = 0
-    for info in api.containers(all=True, filters={"label": f"{images.LABEL_TOOL}={images.TOOL}"}):
-        labels = info.get("Labels") or {}
-        stopped = info.get("State") != "running"
-        if owner_alive(labels.get(LABEL_OWNER, "")) and not (include_stopped and stopped):
-            continue
-        with contextlib.suppress(Exception):  # removed meanwhile by its engine or another worker
-            api.remove_container(info["Id"], force=True)
-            removed += 1
-    return removed
-
-
-# ---------------------------------------------------------------- workspace transfer
-
-
-def pack_workspace(root: Path) -> bytes:
-    """The workspace as a tar: directories, files and symlinks, owner-neutral."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            for name in [*dirnames, *sorted(filenames)]:
-                path = Path(dirpath, name)
-                info = tar.gettarinfo(str(path), arcname=path.relative_to(root).as_posix())
-                info.uid = info.gid = 0
-                info.uname = info.gname = ""
-                if info.isreg():
-                    with open(path, "rb") as fh:
-                        tar.addfile(info, fh)
-                elif info.isdir() or info.issym():
-                    tar.addfile(info)
-    return buf.getvalue()
-
-
-def _inside(root: Path, name: str) -> Path:
-    rel = PurePosixPath(name)
-    parts = [p for p in rel.parts if p not in ("", ".")]
-    if rel.is_absolute() or ".." in parts or not parts:
-        raise DockerSandboxError(f"the container returned an unsafe path {name!r}")
-    path = root.joinpath(*parts)
-    if not os.path.realpath(path.parent).startswith(os.path.realpath(root)):
-        raise DockerSandboxError(f"the container returned a path outside the workspace {name!r}")
-    return path
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def apply_changes(root: Path, archive: bytes, deleted: list[str]) -> None:
-    """Mirror the step's effect on the work directory into the host workspace."""
-    for name in deleted:
-        path = _inside(root, name)
-        if path.exists() or path.is_symlink():
-            _remove(path)
-    if not archive:
-        return
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar:
-            path = _inside(root, member.name)
-            if member.isdir():
-                if path.is_symlink() or (path.exists() and not path.is_dir()):
-                    _remove(path)
-                path.mkdir(parents=True, exist_ok=True)
-                path.chmod(member.mode & 0o777 | 0o700)
-            elif member.isfile():
-                source = tar.extractfile(member)
-                assert source is not None
-                if path.is_symlink() or path.is_dir():
-                    _remove(path)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-                with os.fdopen(fd, "wb") as out:
-                    shutil.copyfileobj(source, out)
-                path.chmod(member.mode & 0o777 | 0o600)
-
-
-# ---------------------------------------------------------------- one container
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    """What fixes a container at creation: a step runs in a container whose spec matches its limits."""
-
-    image: str
-    toolchain: str
-    memory: int
-    processes: int
-    network: bool
-    gpu: bool
-    cpus: float
-    file_size: int
-    cuda_home: str | None = None
-    workdir: str | None = None  # container-per-sample mode: the sample's workspace
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The agent's answer to one step."""
-
-    stdout: bytes
-    stderr: bytes
-    archive: bytes
-    deleted: list[str]
-    skipped: list[str]
-    result: dict[str, str]
-
-
-class Link:
-    """The attached stdin/stdout of a container: agent records out, the engine's stream frames in."""
-
-    def __init__(self, sock: Any) -> None:
-        self.sock = sock
-        self.raw = getattr(sock, "_sock", sock)
-        self.frames = bytearray()
-        self.data = bytearray()
-        self.diagnostics = bytearray()
-
-    def send(self, kind: bytes, payload: bytes, deadline: float) -> None:
-        self.send_raw(RECORD.pack(kind, len(payload)) + payload, deadline)
-
-    def send_raw(self, data: bytes, deadline: float) -> None:
-        self.raw.settimeout(_left(deadline))
-        try:
-            self.raw.sendall(data)
-        except TimeoutError:
-            raise _Late from None
-        except OSError as exc:
-            raise _Lost(str(exc)) from None
-
-    def receive(self, deadline: float) -> tuple[bytes, bytes]:
-        while True:
-            if len(self.data) >= RECORD.size:
-                kind, size = RECORD.unpack_from(self.data)
-                if len(self.data) >= RECORD.size + size:
-                    payload = bytes(self.data[RECORD.size:RECORD.size + size])
-                    del self.data[:RECORD.size + size]
-                    return kind, payload
-            self._fill(deadline)
-
-    def _fill(self, deadline: float) -> None:
-        self.raw.settimeout(_left(deadline))
-        try:
-            chunk = self.raw.recv(1 << 20)
-        except TimeoutError:
-            raise _Late from None
-        except OSError as exc:
-            raise _Lost(str(exc)) from None
-        if not chunk:
-            raise _Lost("end of stream")
-        self.frames += chunk
-        while len(self.frames) >= FRAME.size:
-            stream, size = FRAME.unpack_from(self.frames)
-            if len(self.frames) < FRAME.size + size:
-                break
-            body = self.frames[FRAME.size:FRAME.size + size]
-            (self.data if stream == 1 else self.diagnostics).extend(body)
-            del self.frames[:FRAME.size + size]
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.raw.close()
-        with contextlib.suppress(Exception):
-            self.sock.close()
-
-
-def _left(deadline: float) -> float:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise _Late
-    return left
-
-
-class Container:
-    """One running container with its agent; created by `DockerSandbox`, used by one step at a time."""
-
-    def __init__(self, api: Any, spec: Spec, host_config: dict[str, Any], labels: dict[str, str], name: str,
-                 timeout: float) -> None:
-        self.api, self.spec, self.name = api, spec, name
-        self.id: str | None = None
-        self.link: Link | None = None
-        self.aslr = "?"
-        self.steps = 0
-        try:
-            # stdin_open without detach also sets StdinOnce: the agent sees end of input when this process ends.
-            created = api.create_container(spec.image, AGENT, user=USER, stdin_open=True,
-                                           tty=False, labels=labels, name=name, environment=ENV,
-                                           working_dir="/sandbox", host_config=host_config)
-            self.id = created["Id"]
-            self.link = Link(api.attach_socket(self.id, params={"stdin": 1, "stdout": 1, "stderr": 1,
-                                                                "stream": 1}))
-            api.start(self.id)
-            deadline = time.monotonic() + timeout
-            code = _agent_source()
-            self.link.send_raw(b"%d\n" % len(code) + code, deadline)
-            self.aslr = decode_meta(self._expect(b"H", deadline)).get("aslr", "?")
-        except BaseException:
-            self.close()
-            raise
-
-    def step(self, meta: dict[str, str], archive: bytes, deadline: float) -> Reply:
-        assert self.link is not None
-        self.steps += 1
-        encoded = encode_meta(meta)
-        self.link.send(b"S", SIZE.pack(len(encoded)) + encoded + archive, deadline)
-        parts = {kind: self._expect(kind, deadline) for kind in (b"O", b"E", b"A", b"D", b"K", b"R")}
-        split = [p.decode("utf-8", "replace") for p in parts[b"D"].split(b"\0") if p]
-        skipped = [p.decode("utf-8", "replace") for p in parts[b"K"].split(b"\0") if p]
-        return Reply(parts[b"O"], parts[b"E"], parts[b"A"], split, skipped, decode_meta(parts[b"R"]))
-
-    def _expect(self, kind: bytes, deadline: float) -> bytes:
-        assert self.link is not None
-        got, payload = self.link.receive(deadline)
-        if got == b"X":
-            raise DockerSandboxError(f"the container's agent failed: {payload.decode('utf-8', 'replace')[-2000:]}")
-        if got != kind:
-            raise DockerSandboxError(f"the container's agent answered {got!r} where {kind!r} was due")
-        return payload
-
-    def diagnostics(self) -> str:
-        return self.link.diagnostics.decode("utf-8", "replace")[-2000:] if self.link else ""
-
-    def close(self) -> None:
-        """End the agent's input (it exits, the engine removes the container), then make sure."""
-        self.hang_up()
-        self.remove()
-
-    def hang_up(self) -> None:
-        """Close the attached stream: the agent kills its step and exits within milliseconds."""
-        if self.link is not None:
-            self.link.close()
-            self.link = None
-
-    def remove(self) -> None:
-        if self.id is not None:
-            with contextlib.suppress(Exception):  # auto-removed meanwhile, or the engine is away
-                self.api.remove_container(self.id, force=True)
-            self.id = None
-
-
-@functools.cache
-def _agent_source() -> bytes:
-    return Path(docker_agent.__file__).read_bytes()
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:300] or type(exc).__name__
-
-
 # ---------------------------------------------------------------- the sandbox
 
 
@@ -444,7 +79,7 @@ class DockerSandbox:
             info = self.api.info()
             self.orphans_removed = remove_orphans(self.api)
         except Exception as exc:
-            raise DockerSandboxError(f"the Docker engine failed: {_one_line(exc)}") from None
+            raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
         if cpus < 0 or cpus > int(info.get("NCPU") or cpus):
             raise DockerSandboxError(f"--hwrepair-docker-cpus: {cpus:g} is not between 0 (no limit) and the "
                                      f"engine's {info.get('NCPU')} CPUs")
@@ -544,7 +179,7 @@ class DockerSandbox:
     def _start(self, spec: Spec) -> Container:
         self._check_image(spec.image)
         name = f"hwrepair-{spec.toolchain}-{os.getpid()}-{next(self.counter)}-{secrets.token_hex(3)}"
-        labels = {images.LABEL_TOOL: images.TOOL, LABEL_RUN: self.run_label, LABEL_OWNER: self.owner,
+        labels = {LABEL_TOOL: TOOL, LABEL_RUN: self.run_label, LABEL_OWNER: self.owner,
                   LABEL_TOOLCHAIN: spec.toolchain}
         try:
             return Container(self.api, spec, self.host_config(spec), labels, name, self.api_timeout)
@@ -556,7 +191,7 @@ class DockerSandbox:
         except DockerSandboxError:
             raise
         except Exception as exc:
-            raise DockerSandboxError(f"container {name} did not start: {_one_line(exc)}") from None
+            raise DockerSandboxError(f"container {name} did not start: {one_line(exc)}") from None
 
     def _check_image(self, image: str) -> None:
         if image in self.known_images:
@@ -564,7 +199,7 @@ class DockerSandbox:
         try:
             present = images.exists(self.api, image)
         except Exception as exc:
-            raise DockerSandboxError(f"the Docker engine failed: {_one_line(exc)}") from None
+            raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
         if not present:
             name = image.split("/")[-1].split(":")[0]
             raise DockerSandboxError(f"image {image} is not built: run `hwrepair images build {name}`")
@@ -637,4 +272,6 @@ def docker_sandbox(run: str, slots: Slots | None, mode: str, cpus: float, api_ti
     return DockerSandbox(run=run, slots=slots, mode=mode, cpus=cpus, api_timeout=api_timeout, cuda_home=cuda_home)
 
 
-__all__ = ["DockerSandbox", "DockerSandboxError", "docker_sandbox"]
+__all__ = ["LABEL_OWNER", "LABEL_RUN", "DockerSandbox", "DockerSandboxError", "connect", "docker_sandbox",
+           "owner_label"]
+

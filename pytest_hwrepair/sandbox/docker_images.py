@@ -25,13 +25,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .docker_engine import LABEL_TOOL, TOOL, remove_orphans
+
 RECIPES = Path(__file__).resolve().parent.parent / "docker"
 REPOSITORY = "hwrepair"
 PARENTS: dict[str, str | None] = {"base": None, "hls": "base", "rtl": "hls", "cuda": "hls"}
 TOOLCHAINS = ("hls", "rtl", "cuda")
 DEFAULT_BUILD = ("hls", "rtl")
-LABEL_TOOL = "org.hwrepair.tool"
-TOOL = "pytest-hwrepair"
 LABEL_IMAGE = "org.hwrepair.image"
 LABEL_RECIPE = "org.hwrepair.recipe"
 LABEL_ROOT = "org.hwrepair.root"
@@ -283,7 +283,6 @@ def describe(image: dict[str, Any]) -> tuple[str, str, str]:
 
 def clean(api: Any, *, stale_only: bool, log: Callable[[str], None] = print) -> tuple[int, int]:
     """Remove the tool's leftover containers and its images; nothing without the tool's label."""
-    from .docker import remove_orphans
 
     containers = remove_orphans(api, include_stopped=True)
     removed = 0
