@@ -20,7 +20,7 @@ def imports(path: Path) -> set[str]:
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    guarded = [node for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)]
+    guarded = [n for n in ast.walk(tree) if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)]
     skipped = {id(n) for node in guarded for n in ast.walk(node)}
     for node in [tree]:
         for sub in (n for n in ast.walk(node) if id(n) not in skipped):
