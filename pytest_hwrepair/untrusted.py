@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 READ_CAP = 8 << 20
-TRUNCATED = "\n[... truncated: {dropped} more bytes not kept ...]\n"
+TRUNCATED = "\n[... output truncated: {dropped} more bytes not kept ...]\n"
 
 
 class UntrustedFileError(Exception):

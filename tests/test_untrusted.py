@@ -53,7 +53,7 @@ def test_names_outside_the_workspace_are_refused(tmp_path: Path, name: str) -> N
 
 def test_cap_text_marks_the_cut() -> None:
     assert cap_text("abc", 5) == "abc"
-    assert cap_text("abcdef", 3).startswith("abc\n[... truncated: 3 more bytes")
+    assert cap_text("abcdef", 3).startswith("abc\n[... output truncated: 3 more bytes")
 
 
 def test_whole_refuses_a_file_over_the_cap_before_reading(tmp_path: Path) -> None:

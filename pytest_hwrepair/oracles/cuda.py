@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from ..cases import Case, OracleSpec, SpecModel, compile_regex
+from ..process import signal_of
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..untrusted import UntrustedFileError, read_untrusted
 from ..verdict import Category, Verdict
@@ -45,7 +46,7 @@ from .cuda_checks import (
     probe_gpu,
     speedup_metrics,
 )
-from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
+from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify
 
 # Reference steps that failed in this process (a success is remembered on disk): by cache
 # directory, sandbox, reference and stage.

@@ -294,11 +294,3 @@ def _signal_name(number: int) -> str:
     except ValueError:
         return str(number)
 
-
-def signal_of(returncode: int | None) -> int | None:
-    """The signal that ended a process, from a negative status or a shell's 128+N."""
-    if returncode is None:
-        return None
-    if returncode < 0:
-        return -returncode
-    return returncode - 128 if 128 < returncode < 160 else None

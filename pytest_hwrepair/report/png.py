@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..process import kill_group
+
 # Flags for a Chromium that touches nothing outside its own fresh profile and asks the network nothing.
 CHROMIUM_FLAGS = ("--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--hide-scrollbars")
@@ -106,11 +108,11 @@ class _Pipe:
         for fd in (self.cmd_w, self.out_r):
             os.close(fd)
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            kill_group(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                kill_group(self.proc.pid)
                 self.proc.wait()
 
 

@@ -28,6 +28,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..process import signal_of
+from ..untrusted import truncation_marker
 from . import docker_images as images
 from .base import Execution, Limits
 from .docker_engine import (
@@ -245,7 +247,7 @@ def _execution(argv: str, reply: Reply, limits: Limits) -> Execution:
     result = reply.result
     rc = int(result["rc"]) if result.get("rc") else None
     timed_out = result.get("timed_out") == "1"
-    sig = -rc if rc is not None and rc < 0 else (rc - 128 if rc is not None and 128 < rc < 160 else None)
+    sig = signal_of(rc)
     dropped_out, dropped_err = int(result.get("dropped_out", 0)), int(result.get("dropped_err", 0))
     stderr = _text(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
     return Execution(argv, None if timed_out else rc, _text(reply.stdout, dropped_out), stderr,
@@ -256,7 +258,7 @@ def _execution(argv: str, reply: Reply, limits: Limits) -> Execution:
 def _text(data: bytes, dropped: int) -> str:
     text = data.decode("utf-8", errors="replace")
     if dropped:
-        text += f"\n[... output truncated: {dropped} more bytes not kept ...]\n"
+        text += truncation_marker(dropped)
     return text
 
 

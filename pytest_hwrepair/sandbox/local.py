@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ..process import kill_group, signal_of
+from ..untrusted import truncation_marker
 from . import jail
 from .base import Execution, Limits
 from .cgroup import Cgroups, StepGroup, remove_stale
@@ -179,7 +181,7 @@ class LocalSandbox:
                 step.back.apply()
         step.back.discard()
         rc = proc.returncode
-        sig = -rc if rc is not None and rc < 0 else (rc - 128 if rc is not None and 128 < rc < 160 else None)
+        sig = signal_of(rc)
         return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
                          timed_out=timed_out, signal=None if timed_out else sig,
                          truncated=step.out.dropped > 0 or step.err.dropped > 0)
@@ -216,7 +218,7 @@ def _child_setup(limits: Limits, timeout: float, uid: int | None, group: StepGro
 
 
 def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool) -> None:
-    _kill_group(pid)
+    kill_group(pid)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)  # bubblewrap: its pid-namespace init dies with it (--die-with-parent)
     if group is not None:
@@ -225,13 +227,6 @@ def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool
         # In a bwrap pid namespace every process dies with the namespace: one sweep is a
         # safety net. Without it, children that left the process group are hunted down.
         _kill_uid(uid, rounds=1 if bwrap else 3)
-
-
-def _kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _kill_uid(uid: int, rounds: int) -> None:
@@ -310,5 +305,5 @@ class _Drain:
     def text(self) -> str:
         text = b"".join(self.chunks).decode("utf-8", errors="replace")
         if self.dropped:
-            text += f"\n[... output truncated: {self.dropped} more bytes not kept ...]\n"
+            text += truncation_marker(self.dropped)
         return text
