@@ -17,6 +17,7 @@ import re
 import signal as signals
 from dataclasses import dataclass
 
+from ..process import signal_of as signal_of  # re-exported: the GPU validation script reads it here
 from ..verdict import Category
 
 
