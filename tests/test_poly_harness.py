@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.fixers.base import Candidate, RepairTask
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
+from pytest_hwrepair.results import RunDir
+from pytest_hwrepair.run import Harness, SampleSpec, execute
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome
@@ -269,6 +272,34 @@ def test_a_memorised_output_passes_the_fixed_inputs_but_not_a_seed(work: Path) -
     assert verdict.outcome is Outcome.PASSED, "the fixed inputs alone cannot tell a memorised output"
     built(ws, case.oracle.build)
     assert sh(ws, "./prog --seed 1").stdout != sh(golden, "./prog --seed 1").stdout
+
+
+class DriverForger:
+    """Returns the bug unchanged, plus a driver of its own that prints the golden output."""
+
+    name = "forger"
+    deterministic = True
+    config: dict[str, Any] = {"fixer": "forger"}
+
+    def __init__(self, driver: str, text: str) -> None:
+        self.driver, self.text = driver, text
+
+    def repair(self, task: RepairTask) -> Candidate:
+        return Candidate(files={task.target: task.source, self.driver: self.text})
+
+
+def test_a_driver_returned_by_the_candidate_is_never_used(work: Path) -> None:
+    case = poly_case("gemm")
+    assert case.oracle.build is not None
+    golden = workspace(work / "golden", case)
+    built(golden, case.oracle.build)
+    literal = sh(golden, "./prog").stdout.replace("\n", "\\n")
+    forged = f'#include <stdio.h>\nint main(void) {{ fputs("{literal}", stdout); return 0; }}\n'
+    harness = Harness(RunDir(work / "run"), LocalSandbox(), OracleContext(work / "cache"))
+    harness.run_dir.create()
+    bug = case.bug("SHFT-02")
+    result = execute(SampleSpec(case, bug, "forger", 0, "repeated"), DriverForger(driver_of(case), forged), harness)
+    assert (result.verdict.outcome, result.verdict.category) == (Outcome.FAILED, Category.TEST_FAIL)
 
 
 # --- the plausible example: a loop bound one past the end, identical output, caught by the sanitizer ------------
