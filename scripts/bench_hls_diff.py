@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case, find_case_files, load_case
+from pytest_hwrepair.cases import Case, find_case_files
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.sandbox.local import LocalSandbox

@@ -109,12 +109,17 @@ def demo_cases(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def share_with_agents(path: Path) -> None:
+    """Make a temporary directory readable by a sandboxed agent's own unprivileged uid."""
+    for folder in [path, *path.parents]:
+        if folder.stat().st_uid == os.geteuid() and str(folder).startswith(tempfile.gettempdir() + "/"):
+            folder.chmod(folder.stat().st_mode | 0o005)
+
+
 @pytest.fixture
 def demo_pytester(pytester: pytest.Pytester) -> pytest.Pytester:
     """A pytester directory holding the demo cases (readable by a sandboxed agent's own uid)."""
-    for folder in [pytester.path, *pytester.path.parents]:
-        if folder.stat().st_uid == os.geteuid() and str(folder).startswith(tempfile.gettempdir() + "/"):
-            folder.chmod(folder.stat().st_mode | 0o005)
+    share_with_agents(pytester.path)
     write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
     write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
     return pytester

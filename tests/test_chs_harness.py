@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, inject, load_case
+from pytest_hwrepair.cases import Case, inject
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate, scratch_workspace
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
+
+from .conftest import agent_python, share_with_agents
 
 # The strong oracle's fields beyond kind/timeout/runs arrive with the hls-diff oracle; until then they warn.
 pytestmark = pytest.mark.filterwarnings(r"ignore:.*strong_oracle\.(seeds|sanitize). unknown field:UserWarning")
@@ -120,10 +122,12 @@ target.write_text(text)
 @pytest.mark.parametrize("xdist", XDIST)
 def test_an_agent_cannot_forge_aes_or_replace_its_driver(pytester: pytest.Pytester, xdist: list[str]) -> None:
     shutil.copytree(CHS / "aes", pytester.path / "cases" / "hls" / "chs" / "aes")
+    share_with_agents(pytester.path)
     agent = pytester.makefile(".py", agent=AGENT.format(constructor=CONSTRUCTOR))
+    python, *mounts = agent_python(agent)  # the agent runs in the sandbox: its interpreter and script mounted
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "-p", "no:randomly", "cases", "-k", "SHFT-01 or SHFT-02",
-        f"--fixer=cmd:{sys.executable} {agent} {{task}}", "--hwrepair-samples", "1", *xdist)
+        f"--fixer=cmd:{python} {agent} {{task}}", *mounts, "--hwrepair-samples", "1", *xdist)
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*SHFT-02*"])
 

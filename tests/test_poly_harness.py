@@ -13,15 +13,17 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
 from pytest_hwrepair.fixers.base import Candidate, RepairTask
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.results import RunDir
-from pytest_hwrepair.run import Harness, SampleSpec, execute
+from pytest_hwrepair.run import Harness, execute
+from pytest_hwrepair.sample import ProtocolConfig, Sample
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.sandbox.local import LocalSandbox
-from pytest_hwrepair.verdict import Category, Outcome
+from pytest_hwrepair.verdict import Category, Outcome, RepairProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
 POLY = ROOT / "cases" / "hls" / "poly"
@@ -295,10 +297,12 @@ def test_a_driver_returned_by_the_candidate_is_never_used(work: Path) -> None:
     built(golden, case.oracle.build)
     literal = sh(golden, "./prog").stdout.replace("\n", "\\n")
     forged = f'#include <stdio.h>\nint main(void) {{ fputs("{literal}", stdout); return 0; }}\n'
-    harness = Harness(RunDir(work / "run"), LocalSandbox(), OracleContext(work / "cache"))
+    harness = Harness(RunDir(work / "run"), OracleContext(work / "cache"))
     harness.run_dir.create()
     bug = case.bug("SHFT-02")
-    result = execute(SampleSpec(case, bug, "forger", 0, "repeated"), DriverForger(driver_of(case), forged), harness)
+    forger = DriverForger(driver_of(case), forged)
+    sample = Sample.make(case, bug, "forger", forger, 0, RepairProtocol.REPEATED, ProtocolConfig())
+    result = execute(sample, forger, harness, LocalSandbox())
     assert (result.verdict.outcome, result.verdict.category) == (Outcome.FAILED, Category.TEST_FAIL)
 
 

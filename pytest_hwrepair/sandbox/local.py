@@ -112,7 +112,9 @@ class LocalSandbox:
             back_r, back_w = os.pipe()
             fds += [back_r, back_w]
             cmd, env, cwd = self._command(argv, limits, uid, len(archive), fd_in, back_w, fds, scratch)
-            with self.cgroups.step(limits.memory, limits.processes) as group:
+            # memory = 0 lifts the per-process address-space rlimit (ASan reserves terabytes it never
+            # touches); the step as a whole stays capped at the default.
+            with self.cgroups.step(limits.memory or Limits().memory, limits.processes) as group:
                 step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir)
                 os.close(back_w)
                 fds.remove(back_w)
