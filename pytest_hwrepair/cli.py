@@ -13,6 +13,7 @@ from pathlib import Path
 from .cases import find_case_files
 from .domains import domain_of
 from .loading import json_schema, load_case
+from .oracles import OracleOptions
 from .report import command as report_command
 from .sandbox import make_sandbox
 from .settings import Settings, SettingsError
@@ -62,6 +63,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=".hwrepair/cache")
     p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
     p.add_argument("--json", action="store_true", help="print one JSON object per bug")
+    p.add_argument("--gpu", default="auto", choices=("auto", "yes", "no"),
+                   help="cuda: run the runtime stage (reference timing and perf gate, every start's runtime "
+                        "bucket) on a CUDA device; auto: when one is present")
+    p.add_argument("--timing-runs", type=int, default=5, metavar="N", help="cuda: timed runs per measurement")
+    p.add_argument("--perf-gate", type=float, default=None, metavar="P",
+                   help="cuda: override every task's perf gate")
     p.set_defaults(func=_validate)
     p = sub.add_parser("report", help="tables, statistics, plots and a sample browser from saved run directories "
                                       "(shards merge)")
@@ -117,11 +124,13 @@ def _validate(ns: argparse.Namespace) -> int:
     from .validate import report_lines, validate
 
     settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
-                                      "cache_dir": ns.cache_dir, "simulator": ns.simulator}, {})
+                                      "cache_dir": ns.cache_dir, "simulator": ns.simulator, "gpu": ns.gpu,
+                                      "timing_runs": str(ns.timing_runs),
+                                      "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
-                      options={"simulator": ns.simulator}, strict=ns.strict)
+                      options=OracleOptions.from_settings(settings), strict=ns.strict)
     if ns.json:
         for check in checks:
             print(json.dumps(check.to_json(), sort_keys=True))

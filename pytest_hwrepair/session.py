@@ -63,10 +63,7 @@ class Run:
             problem = gate_problem(gate, declared, settings.samples)
             if problem:
                 raise SettingsError(problem)
-        options = OracleOptions(simulator=settings.simulator, perf_gate=settings.perf_gate, seed=settings.seed,
-                                gpu={"auto": None, "yes": True, "no": False}[settings.gpu],
-                                timing_runs=settings.timing_runs)
-        harness = Harness(run, OracleContext(cache, Limits(), options), config, finished,
+        harness = Harness(run, OracleContext(cache, Limits(), OracleOptions.from_settings(settings)), config, finished,
                           verdict_cache=not settings.no_verdict_cache)
         return cls(settings, run, harness, fixers, make_sandbox(settings, run.path), corpus,
                    strict or settings.strict, is_worker, gates)

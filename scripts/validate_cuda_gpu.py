@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Two-sided validation of the CUDA corpus: every reference passes, every broken start fails as declared.
 
+The validation is `hwrepair validate --gpu` (the cuda oracle itself: build, test, taxonomy, perf gate);
+this script runs it and adds what only it does: the family x bucket table (--coverage), the CPU
+emulator's functional check (--emulate) and writing observed build logs (--record-logs).
+
 With a CUDA device (the full check, meant to finish in under 8 minutes on one GPU):
   * each reference builds, passes its test and the perf gate against a second, independent
     set of its own timed runs (as the oracle does with the reference fixer);
@@ -238,62 +242,6 @@ def judge_run(item: Item, found: Any, log: Any, *, emulated: bool = False) -> No
     item.settle(found.category in expected, found.category.value, found.evidence)
 
 
-def measure_item(item: Item, runs: int, hang_timeout: float | None) -> Any:
-    assert item.workspace is not None
-    ws, timeout = item.workspace, timeout_of(item, hang_timeout)
-    started = time.monotonic()
-    result = checks.measure(lambda: run_step(Stage.RUN, item.oracle["run"], ws, timeout), runs=runs,
-                            timing=item.oracle.get("timing"), target=item.case["target"])
-    item.seconds += time.monotonic() - started
-    return result
-
-
-def gpu_correctness(item: Item, hang_timeout: float | None) -> None:
-    """Broken starts whose bucket is decided without timing: may run side by side."""
-    result = measure_item(item, 0, hang_timeout)
-    judge_run(item, result.classification, result.log)
-
-
-def gpu_timed(items: list[Item], runs: int, gate_option: float | None) -> None:
-    """References (timed twice, as oracle and as reference fixer) and perf_broken starts, one at a time."""
-    references: dict[Path, Any] = {}
-    for item in [i for i in items if i.bug is None] + [i for i in items if i.bucket == "perf_broken"]:
-        if item.status != "built":
-            continue
-        first = measure_item(item, runs, None)
-        if not first.passed or first.timing is None:
-            judge_run(item, first.classification, first.log)
-            continue
-        if item.bug is None:
-            references[item.case_dir] = first.timing
-            again = measure_item(item, runs, None)
-            if not again.passed or again.timing is None:
-                judge_run(item, again.classification, again.log)
-                continue
-            first = again
-        reference = references.get(item.case_dir)
-        if reference is None:
-            item.settle(False, "no reference timing", "the reference did not pass")
-            continue
-        perf_verdict(item, first, reference, gate_option)
-
-
-def perf_verdict(item: Item, result: Any, reference: Any, gate_option: float | None) -> None:
-    declared = item.oracle.get("perf_gate")
-    gate = gate_option if gate_option is not None else declared if declared is not None else checks.DEFAULT_PERF_GATE
-    metrics = checks.speedup_metrics(reference, result.timing, gate)
-    item.metrics = metrics
-    speedup = metrics["speedup"]
-    said = f"speedup {speedup:.2f}x (median {result.timing.median:.4g} ms, cv {result.timing.cv:.2f})"
-    item.log = result.log.text
-    if item.bug is None:
-        item.settle(speedup >= gate, "passed", said)
-    else:
-        item.log += (f"\nperf gate: correct but {speedup:.2f}x the reference speed "
-                     f"({result.timing.median:.4g} ms vs {reference.median:.4g} ms), below the gate {gate}\n")
-        item.settle(speedup < gate, "perf_fail" if speedup < gate else "passed", said)
-
-
 def record_log(item: Item, gpu: bool) -> None:
     """Write the observed failure log into broken/<id>.log and point the bug's error_log at it.
 
@@ -370,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     force = None if args.gpu == "auto" else args.gpu == "yes"
     gpu = checks.device_present(force)
+    if not (args.emulate or args.record_logs):
+        return hwrepair_validate(args)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="hwrepair-cuda-validate-") as scratch:
         validate(items, args, gpu, Path(scratch))
@@ -387,19 +337,21 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
+def hwrepair_validate(args: argparse.Namespace) -> int:
+    """The two-sided validation itself is the oracle's: `hwrepair validate` with the GPU stage on."""
+    cmd = [sys.executable, "-m", "pytest_hwrepair.cli", "validate", "--gpu", args.gpu, "--timing-runs",
+           str(max(1, args.runs)), "-j", str(args.jobs), *map(str, args.paths)]
+    if args.perf_gate is not None:
+        cmd += ["--perf-gate", str(args.perf_gate)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(cmd, env=env, check=False).returncode
+
+
 def validate(items: list[Item], args: argparse.Namespace, gpu: bool, scratch: Path) -> None:
-    if gpu:
-        info = checks.probe_gpu()
-        print(f"GPU: {info.name} (sm_{info.sm}), driver {info.driver}, CUDA {info.cuda}")
-    else:
-        print("no CUDA device: validating the build stage only (references build, compile_error starts "
-              "fail to build, other starts build)" + ("; functional check on the CPU emulator" if args.emulate else ""))
+    """The script's own extras: the build stage for --record-logs and the CPU emulator's functional check."""
+    print("building every task" + ("; functional check on the CPU emulator" if args.emulate else ""))
     parallel(lambda item: build(item, scratch), items, args.jobs)
-    if gpu:
-        untimed = [i for i in items if i.bucket in ("logic_error", "memory_crash", "timeout")]
-        parallel(lambda item: gpu_correctness(item, args.hang_timeout), untimed, 4)
-        gpu_timed(items, args.runs, args.perf_gate)
-    elif args.emulate:
+    if args.emulate and not gpu:
         parallel(lambda item: emulate(item, scratch, args.hang_timeout), items, args.jobs)
 
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..cases import Case, OracleSpec, StrongSpec
 from ..sandbox.base import Execution, Limits, Sandbox
+from ..settings import Settings
 from ..verdict import Category, Outcome, Verdict
 
 S = TypeVar("S", bound=OracleSpec)
@@ -47,6 +48,12 @@ class OracleOptions:
         if unknown:
             raise ValueError(f"oracle options: unknown {', '.join(unknown)}")
         return cls(**value)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> OracleOptions:
+        """The options a run's settings choose (the command line's `--hwrepair-*` oracle flags)."""
+        return cls(simulator=settings.simulator, perf_gate=settings.perf_gate, seed=settings.seed,
+                   gpu={"auto": None, "yes": True, "no": False}[settings.gpu], timing_runs=settings.timing_runs)
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
