@@ -19,9 +19,9 @@ from pytest_hwrepair.oracles.cuda_checks import (
     anti_cheat_violation,
     measure,
     parse_timing,
-    strip_comments,
 )
 from pytest_hwrepair.oracles.cuda_classify import CudaCategory, Stage, StepLog
+from pytest_hwrepair.oracles.cuda_screen import clean
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.verdict import Category, Outcome
 
@@ -101,6 +101,8 @@ class FakeSandbox:
         is_reference = "REF" in (workdir / "solution.cu").read_text() and workdir.name != "ws"
         who = "reference" if is_reference else "candidate"
         self.calls.append((who, argv, limits))
+        if " -E " in argv:  # the screen's preprocessor pass: the candidate's lines, marked as its file
+            return Execution(argv, 0, '# 1 "solution.cu" 1\n' + (workdir / "solution.cu").read_text(), "", 0.2)
         if argv.startswith("nvcc"):
             return Execution(argv, self.build_rc, "", self.build_log, 1.5)
         if self.run_text is not None and not is_reference:
@@ -111,6 +113,9 @@ class FakeSandbox:
 
     def runs(self, who: str) -> int:
         return sum(1 for w, argv, _ in self.calls if w == who and not argv.startswith("nvcc"))
+
+    def builds(self) -> list[str]:
+        return [argv for _, argv, _ in self.calls if argv.startswith("nvcc") and " -E " not in argv]
 
 
 GPU = GpuInfo("NVIDIA H200", 90, "GPU-1234", "580.1", "13.0")
@@ -159,11 +164,11 @@ def test_required_word_only_in_a_comment_does_not_count() -> None:
     assert reason is not None
 
 
-def test_comment_stripping_keeps_lines_and_strings() -> None:
+def test_cleaning_keeps_lines_and_empties_literals() -> None:
     code = 'a // x\n/* b\nc */ s = "// not a comment";\n'
-    stripped = strip_comments(code)
+    stripped = clean(code)
     assert stripped.count("\n") == code.count("\n")
-    assert '"// not a comment"' in stripped
+    assert '""' in stripped and "not a comment" not in stripped
     assert "b" not in stripped.split("\n")[1]
 
 
@@ -200,7 +205,7 @@ def test_no_device_skips_the_runtime_stage_after_a_passing_build(tmp_path: Path)
     assert verdict.outcome is Outcome.SKIPPED
     assert verdict.summary == NO_DEVICE
     assert "cuda_category" not in verdict.metrics
-    assert [argv for _, argv, _ in box.calls] == [case.oracle.build]
+    assert box.builds() == [case.oracle.build]
 
 
 def test_correct_and_fast_enough_passes_with_timing_metrics(tmp_path: Path, with_gpu: None) -> None:

@@ -9,12 +9,14 @@ release and reference hash.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
 from ..cases import Case
 from ..sandbox.base import Execution, Limits, Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted
 from ..verdict import Category, Verdict
 from .base import OracleContext, cached_text, content_hash, locked, populate, scratch_workspace
 from .cuda_checks import (
@@ -32,6 +34,10 @@ from .cuda_checks import (
     speedup_metrics,
 )
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify, signal_of
+from .cuda_screen import candidate_part, directive_violation, preprocess_commands, screen_preprocessed
+
+SOURCE_CAP = 1 << 20
+PREPROCESSED_CAP = 64 << 20
 
 
 def step_log(stage: Stage, ex: Execution) -> StepLog:
@@ -49,11 +55,12 @@ class CudaOracle:
         self.runs = int(ctx.options.get("timing_runs") or DEFAULT_TIMING_RUNS)
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
-        rejected = self.screen(workspace)
+        started = time.monotonic()
+        rejected = self.screen(workspace) or self.screen_preprocessed(workspace, sandbox)
         if rejected is not None:
-            return rejected
+            return _timed(rejected, {"screen": time.monotonic() - started})
         build = self.step(sandbox, workspace, Stage.BUILD)
-        durations = {"build": build.duration}
+        durations = {"screen": time.monotonic() - started - build.duration, "build": build.duration}
         failed = self.build_failure(build)
         if failed is not None:
             return _timed(failed, durations)
@@ -67,20 +74,39 @@ class CudaOracle:
             return _timed(self.runtime(workspace, sandbox, gpu), durations)
 
     def screen(self, workspace: Path) -> Verdict | None:
-        """Anti-cheat over the candidate target and the task's requirements, before any build."""
+        """Anti-cheat over the candidate's own text and the task's requirements, before any build."""
         try:
-            source = (workspace / self.case.target).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return Verdict.fail(Category.COMPILE_FAIL, f"{self.case.target}: missing from the workspace",
+            source = read_untrusted(workspace, self.case.target, SOURCE_CAP).text
+        except (OSError, UntrustedFileError) as exc:
+            return Verdict.fail(Category.COMPILE_FAIL, f"{self.case.target}: not a readable file in the workspace "
+                                f"({type(exc).__name__})",
                                 metrics={"cuda_category": CudaCategory.INTEGRATION.value, "speedup": None})
         rules = self.spec.anti_cheat
-        reason = anti_cheat_violation(source, rules.blocked, rules.required)
+        reason = directive_violation(source) or anti_cheat_violation(source, rules.blocked, rules.required)
         if reason is not None:
-            return Verdict.fail(Category.TEST_FAIL, reason, metrics={
-                "cuda_category": CudaCategory.INTEGRATION.value, "cuda_stage": "anti_cheat", "speedup": None})
+            return _cheat(reason)
         missing = missing_requirements(self.spec.requires)
         if missing:
             return Verdict.skip(f"this task requires {', '.join(missing)}, which this machine lacks")
+        return None
+
+    def screen_preprocessed(self, workspace: Path, sandbox: Sandbox) -> Verdict | None:
+        """Anti-cheat over what the compiler sees: the candidate's preprocessed code, host and device pass."""
+        rules = self.spec.anti_cheat
+        assert self.spec.build is not None
+        files = [Path(n).name for n in [*self.case.model.sources, *self.case.model.data, *self.spec.assets]]
+        limits = replace(self.ctx.limits, output=PREPROCESSED_CAP)
+        for stage, argv in preprocess_commands(self.spec.build, self.case.target):
+            ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
+            failed = self.build_failure(ex)
+            if failed is not None:
+                return failed
+            if ex.truncated:
+                return _cheat(f"anti-cheat ({stage}): the preprocessed code is over {PREPROCESSED_CAP} bytes")
+            part = candidate_part(ex.stdout, self.case.target)
+            reason = screen_preprocessed(part, rules.blocked, rules.required, files, stage)
+            if reason is not None:
+                return _cheat(reason)
         return None
 
     def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
@@ -169,6 +195,11 @@ class CudaOracle:
                 raise RuntimeError(f"{self.case.path}: the reference fails its own test: "
                                    f"{result.classification.category.value}: {result.classification.evidence}")
             return json.dumps(result.timing.to_json())
+
+
+def _cheat(reason: str) -> Verdict:
+    return Verdict.fail(Category.TEST_FAIL, reason, metrics={
+        "cuda_category": CudaCategory.INTEGRATION.value, "cuda_stage": "anti_cheat", "speedup": None})
 
 
 def _timed(verdict: Verdict, durations: dict[str, float]) -> Verdict:
