@@ -32,7 +32,8 @@ FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 PACK_GRACE = 15.0
 _warned = False
-UID_POOL = Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128)
+# One pool per machine whatever TMPDIR says: two runs must never hand out the same uid at once.
+UID_POOL = Slots(Path("/tmp/hwrepair-uids"), 128)
 
 
 class NoIsolationWarning(UserWarning):
