@@ -10,7 +10,6 @@ process or file of the attack outlives the run.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shutil
 import subprocess
@@ -100,9 +99,6 @@ def docker_or_skip(sandbox: str) -> None:
 @pytest.fixture
 def canaries(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Canaries:
     """Plants the canaries and gives the run a private TMPDIR, so leftovers can be counted."""
-    for folder in [pytester.path, *pytester.path.parents]:  # a sandboxed agent's own uid reads its mounts
-        if folder.stat().st_uid == os.geteuid() and str(folder).startswith("/tmp/"):
-            folder.chmod(folder.stat().st_mode | 0o005)
     env = f"sk-canary-env-{secrets.token_hex(8)}"
     file = f"canary-file-{secrets.token_hex(8)}"
     path = pytester.path / "secret.txt"
