@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
+import shutil
 import sys
 import tempfile
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,15 @@ def agent_python(*files: Path) -> list[str]:
     return [python, *(arg for path in [*mounts, *map(str, files)] for arg in ("--hwrepair-agent-mount", path))]
 
 
+@pytest.fixture
+def agent_dir() -> Iterator[Path]:
+    """A world-readable directory for a `cmd:` agent's files: as root, the agent runs under a uid of its own."""
+    path = Path(tempfile.mkdtemp(prefix="hwrepair-agent-test-", dir="/tmp"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def write_case(root: Path, design: str, files: dict[str, str], suite: str = "demo") -> Path:
     folder = root / "cases" / "hls" / suite / design
     folder.mkdir(parents=True, exist_ok=True)
@@ -109,17 +119,9 @@ def demo_cases(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def share_with_agents(path: Path) -> None:
-    """Make a temporary directory readable by a sandboxed agent's own unprivileged uid."""
-    for folder in [path, *path.parents]:
-        if folder.stat().st_uid == os.geteuid() and str(folder).startswith(tempfile.gettempdir() + "/"):
-            folder.chmod(folder.stat().st_mode | 0o005)
-
-
 @pytest.fixture
 def demo_pytester(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A pytester directory holding the demo cases (readable by a sandboxed agent's own uid)."""
-    share_with_agents(pytester.path)
+    """A pytester directory holding the demo cases."""
     write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
     write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
     return pytester

@@ -17,7 +17,7 @@ from pytest_hwrepair.oracles.base import populate, scratch_workspace
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
 
-from .conftest import agent_python, share_with_agents
+from .conftest import agent_python
 
 # The strong oracle's fields beyond kind/timeout/runs arrive with the hls-diff oracle; until then they warn.
 pytestmark = pytest.mark.filterwarnings(r"ignore:.*strong_oracle\.(seeds|sanitize). unknown field:UserWarning")
@@ -120,10 +120,11 @@ target.write_text(text)
 
 
 @pytest.mark.parametrize("xdist", XDIST)
-def test_an_agent_cannot_forge_aes_or_replace_its_driver(pytester: pytest.Pytester, xdist: list[str]) -> None:
+def test_an_agent_cannot_forge_aes_or_replace_its_driver(pytester: pytest.Pytester, agent_dir: Path,
+                                                         xdist: list[str]) -> None:
     shutil.copytree(CHS / "aes", pytester.path / "cases" / "hls" / "chs" / "aes")
-    share_with_agents(pytester.path)
-    agent = pytester.makefile(".py", agent=AGENT.format(constructor=CONSTRUCTOR))
+    agent = agent_dir / "agent.py"
+    agent.write_text(AGENT.format(constructor=CONSTRUCTOR))
     python, *mounts = agent_python(agent)  # the agent runs in the sandbox: its interpreter and script mounted
     result = pytester.runpytest_subprocess(
         "-p", "no:cacheprovider", "-p", "no:randomly", "cases", "-k", "SHFT-01 or SHFT-02",

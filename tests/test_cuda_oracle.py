@@ -20,9 +20,9 @@ from pytest_hwrepair.oracles.cuda_checks import (
     anti_cheat_violation,
     measure,
     parse_timing,
-    strip_comments,
 )
 from pytest_hwrepair.oracles.cuda_classify import CudaCategory, Stage, StepLog
+from pytest_hwrepair.oracles.cuda_screen import clean
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.verdict import Category, Outcome
 
@@ -105,6 +105,8 @@ class FakeSandbox:
         is_reference = "REF" in (workdir / "solution.cu").read_text() and workdir.name != "ws"
         who = "reference" if is_reference else "candidate"
         self.calls.append((who, argv, limits))
+        if " -E " in argv:  # the screen's preprocessor pass: the candidate's lines, marked as its file
+            return Execution(argv, 0, '# 1 "solution.cu" 1\n' + (workdir / "solution.cu").read_text(), "", 0.2)
         if argv.startswith("nvcc") and is_reference:
             return Execution(argv, self.reference_build_rc, "", self.reference_build_log, 1.5)
         if argv.startswith("nvcc"):
@@ -119,6 +121,9 @@ class FakeSandbox:
 
     def runs(self, who: str) -> int:
         return sum(1 for w, argv, _ in self.calls if w == who and not argv.startswith("nvcc"))
+
+    def builds(self) -> list[str]:
+        return [argv for _, argv, _ in self.calls if argv.startswith("nvcc") and " -E " not in argv]
 
 
 GPU = GpuInfo("NVIDIA H200", 90, "GPU-1234", "580.1", "13.0")
@@ -167,11 +172,11 @@ def test_required_word_only_in_a_comment_does_not_count() -> None:
     assert reason is not None
 
 
-def test_comment_stripping_keeps_lines_and_strings() -> None:
+def test_cleaning_keeps_lines_and_empties_literals() -> None:
     code = 'a // x\n/* b\nc */ s = "// not a comment";\n'
-    stripped = strip_comments(code)
+    stripped = clean(code)
     assert stripped.count("\n") == code.count("\n")
-    assert '"// not a comment"' in stripped
+    assert '""' in stripped and "not a comment" not in stripped
     assert "b" not in stripped.split("\n")[1]
 
 
@@ -212,7 +217,7 @@ def test_missing_header_only_the_candidate_needs_is_its_compile_failure(tmp_path
     box = FakeSandbox(build_log=MISSING_HEADER, build_rc=1)
     verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(workspace(tmp_path, SOLUTION), box)
     assert (verdict.category, verdict.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "environment_dependency")
-    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc")] == ["candidate", "reference"]
+    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc") and " -E " not in argv] == ["candidate", "reference"]
 
 
 def test_reference_that_fails_to_build_otherwise_is_a_harness_error(tmp_path: Path) -> None:
@@ -263,7 +268,7 @@ def test_no_device_skips_the_runtime_stage_after_a_passing_build(tmp_path: Path)
     assert verdict.outcome is Outcome.SKIPPED
     assert verdict.summary == NO_DEVICE
     assert "cuda_category" not in verdict.metrics
-    assert [argv for _, argv, _ in box.calls] == [case.oracle.build]
+    assert box.builds() == [case.oracle.build]
 
 
 def test_correct_and_fast_enough_passes_with_timing_metrics(tmp_path: Path, with_gpu: None) -> None:
@@ -425,4 +430,4 @@ def test_a_passing_reference_build_spares_the_rebuild_when_a_start_fails(tmp_pat
     assert oracle.check(reference, FakeSandbox()).outcome is Outcome.SKIPPED  # built; no GPU here
     box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
     assert oracle.check(workspace(tmp_path / "start", SOLUTION + "x"), box).category is Category.COMPILE_FAIL
-    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc")] == ["candidate"]
+    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc") and " -E " not in argv] == ["candidate"]

@@ -231,10 +231,10 @@ print("agent log line for", task["bug"])
 
 
 @pytest.mark.parametrize("xdist", XDIST)
-def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pytest.Pytester,
+def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pytest.Pytester, agent_dir: Path,
                                                              xdist: list[str]) -> None:
-    demo_pytester.makefile(".py", agent=AGENT)
-    agent = demo_pytester.path / "agent.py"
+    agent = agent_dir / "agent.py"
+    agent.write_text(AGENT)
     python, *mounts = agent_python(agent)
     result = run(demo_pytester, "cases", f"--fixer=cmd:{python} {agent} {{task}}", *mounts, "--hwrepair-run", "r",
                  "--hwrepair-samples", "1", *xdist)
@@ -245,9 +245,9 @@ def test_cmd_fixer_edits_a_workspace_copy_and_keeps_its_logs(demo_pytester: pyte
     assert "agent log line for MLU-01" in log.read_text()
 
 
-def test_replay_rescores_saved_candidates(demo_pytester: pytest.Pytester) -> None:
-    demo_pytester.makefile(".py", agent=AGENT)
-    agent = demo_pytester.path / "agent.py"
+def test_replay_rescores_saved_candidates(demo_pytester: pytest.Pytester, agent_dir: Path) -> None:
+    agent = agent_dir / "agent.py"
+    agent.write_text(AGENT)
     python, *mounts = agent_python(agent)
     run(demo_pytester, "cases", f"--fixer=cmd:{python} {agent} {{task}}", *mounts, "--hwrepair-run", "orig",
         "--hwrepair-samples", "1")
@@ -308,7 +308,8 @@ kind = {"MLU-01": "fork", "SHFT-01": "sleep", "INIT-01": "flood", "BUF-01": "net
 
 
 @pytest.mark.parametrize("xdist", XDIST)
-def test_hostile_candidates_are_contained_and_categorised(demo_pytester: pytest.Pytester, xdist: list[str]) -> None:
+def test_hostile_candidates_are_contained_and_categorised(demo_pytester: pytest.Pytester, agent_dir: Path,
+                                                          xdist: list[str]) -> None:
     toml = SUM_TOML + """
 [[bug]]
 id = "INIT-01"
@@ -324,9 +325,9 @@ replace = "char s = 0;"
 """
     toml = toml.replace("-o prog", "-o hostileprog").replace('run = "./prog"', 'run = "./hostileprog"')
     write_case(demo_pytester.path, "sum", {"case.toml": toml, "sum.c": SUM_C})
-    (demo_pytester.path / "programs.json").write_text(json.dumps(HOSTILE))
-    demo_pytester.makefile(".py", agent=HOSTILE_AGENT)
-    here = demo_pytester.path
+    (agent_dir / "programs.json").write_text(json.dumps(HOSTILE))
+    (agent_dir / "agent.py").write_text(HOSTILE_AGENT)
+    here = agent_dir
     python, *mounts = agent_python(here / "agent.py", here / "programs.json")
     fixer = f"--fixer=cmd:{python} {here / 'agent.py'} {{task}} {here / 'programs.json'}"
     start = time.monotonic()

@@ -11,6 +11,7 @@ timings; reference timings are cached per GPU, SM, CUDA release and reference ha
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -47,6 +48,10 @@ from .cuda_checks import (
     speedup_metrics,
 )
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify
+from .cuda_screen import candidate_part, directive_violation, preprocess_commands, screen_preprocessed
+
+SOURCE_CAP = 1 << 20
+PREPROCESSED_CAP = 64 << 20
 
 # Reference steps that failed in this process (a success is remembered on disk): by cache
 # directory, sandbox, reference and stage.
@@ -99,11 +104,12 @@ class CudaOracle:
         self.runs = int(ctx.options.timing_runs or DEFAULT_TIMING_RUNS)
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
-        rejected = self.screen(workspace)
+        started = time.monotonic()
+        rejected = self.screen(workspace) or self.screen_preprocessed(workspace, sandbox)
         if rejected is not None:
-            return rejected
+            return rejected.with_durations({"screen": time.monotonic() - started})
         build = self.step(sandbox, workspace, Stage.BUILD)
-        durations = {"build": build.duration}
+        durations = {"screen": time.monotonic() - started - build.duration, "build": build.duration}
         failed = self.build_failure(build, sandbox)
         if failed is not None:
             return failed.with_durations(durations)
@@ -119,20 +125,39 @@ class CudaOracle:
             return self.runtime(workspace, sandbox, gpu).with_durations(durations)
 
     def screen(self, workspace: Path) -> Verdict | None:
-        """Anti-cheat over the candidate target and the task's requirements, before any build."""
+        """Anti-cheat over the candidate's own text and the task's requirements, before any build."""
         try:
-            source = (workspace / self.case.target).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return Verdict.fail(Category.COMPILE_FAIL, f"{self.case.target}: missing from the workspace",
+            source = read_untrusted(workspace, self.case.target, SOURCE_CAP).text
+        except (OSError, UntrustedFileError) as exc:
+            return Verdict.fail(Category.COMPILE_FAIL, f"{self.case.target}: not a readable file in the workspace "
+                                f"({type(exc).__name__})",
                                 metrics={"cuda_category": CudaCategory.INTEGRATION.value, "speedup": None})
         rules = self.spec.anti_cheat
-        reason = anti_cheat_violation(source, rules.blocked, rules.required)
+        reason = directive_violation(source) or anti_cheat_violation(source, rules.blocked, rules.required)
         if reason is not None:
-            return Verdict.fail(Category.TEST_FAIL, reason, metrics={
-                "cuda_category": CudaCategory.INTEGRATION.value, "cuda_stage": "anti_cheat", "speedup": None})
+            return _cheat(reason)
         missing = missing_requirements(self.spec.requires)
         if missing:
             return Verdict.skip(f"this task requires {', '.join(missing)}, which this machine lacks")
+        return None
+
+    def screen_preprocessed(self, workspace: Path, sandbox: Sandbox) -> Verdict | None:
+        """Anti-cheat over what the compiler sees: the candidate's preprocessed code, host and device pass."""
+        rules = self.spec.anti_cheat
+        assert self.spec.build is not None
+        files = [Path(n).name for n in [*self.case.model.sources, *self.case.model.data, *self.spec.assets]]
+        limits = replace(self.ctx.limits, output=PREPROCESSED_CAP)
+        for stage, argv in preprocess_commands(self.spec.build, self.case.target):
+            ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
+            failed = self.build_failure(ex, sandbox)
+            if failed is not None:
+                return failed
+            if ex.truncated:
+                return _cheat(f"anti-cheat ({stage}): the preprocessed code is over {PREPROCESSED_CAP} bytes")
+            part = candidate_part(ex.stdout, self.case.target)
+            reason = screen_preprocessed(part, rules.blocked, rules.required, files, stage)
+            if reason is not None:
+                return _cheat(reason)
         return None
 
     def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
@@ -286,6 +311,10 @@ class CudaOracle:
                                    f"{result.classification.category.value}: {result.classification.evidence}")
             return json.dumps(result.timing.to_json())
 
+
+def _cheat(reason: str) -> Verdict:
+    return Verdict.fail(Category.TEST_FAIL, reason, metrics={
+        "cuda_category": CudaCategory.INTEGRATION.value, "cuda_stage": "anti_cheat", "speedup": None})
 
 
 # Timings do not repeat: an identical workspace is judged afresh.

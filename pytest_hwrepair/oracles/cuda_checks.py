@@ -17,28 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify
+from .cuda_screen import clean, splice
 
 NO_DEVICE = "no CUDA device: runtime stage skipped (build passed)"
 SUSPECT_SPEEDUP = 10.0
 DEFAULT_PERF_GATE = 0.7
 DEFAULT_TIMING_RUNS = 5
 
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
-
-
-def strip_comments(source: str) -> str:
-    """C/CUDA source without comments (line numbers kept); string literals stay."""
-    def blank(match: re.Match[str]) -> str:
-        text = match.group(0)
-        if text.startswith(("\"", "'")):
-            return text
-        return re.sub(r"[^\n]", " ", text)
-    return _COMMENT.sub(blank, source)
-
-
 def anti_cheat_violation(source: str, blocked: list[str], required: list[str]) -> str | None:
-    """Why the candidate breaks the task's anti-cheat rules, or None. Comments do not count."""
-    code = strip_comments(source)
+    """Why the candidate's own text breaks the task's rules, or None; comments and literals do not count.
+
+    The first of two screens: `cuda_screen` checks the preprocessed code as well.
+    """
+    source = splice(source)
+    code = clean(source)
     for pattern in blocked:
         match = re.search(pattern, code, re.MULTILINE)
         if match is not None:

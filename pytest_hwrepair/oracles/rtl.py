@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cases import Case
 from ..sandbox.base import Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted
 from ..verdict import Category, Verdict
 from .base import OracleContext, OracleKind, scratch_workspace, typed_spec
 from .rtl_bench import (
@@ -54,6 +55,15 @@ from .rtl_spec import RtlSpec
 
 DEFAULT_EQUIV_DEPTH = 32
 LINT_STEPS = ("verilator", "iverilog", "yosys")
+PORTS_CAP = 16 << 20
+
+
+def _read_ports(root: Path) -> str:
+    """yosys's interface dump, written by a sandboxed step: read without following links, capped."""
+    try:
+        return read_untrusted(root, "ports.il", PORTS_CAP).text
+    except (OSError, UntrustedFileError):
+        return ""
 
 
 def equiv_status(verdict: Verdict) -> str | None:
@@ -157,8 +167,7 @@ class RtlOracle:
         }
 
     def interface(self, bench: Bench) -> Verdict | Interface:
-        path = bench.root / "ports.il"
-        found = parse_interface(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        found = parse_interface(_read_ports(bench.root))
         golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in found.items() if m.startswith(GOLDEN_PREFIX)}
         missing = [m for m in self.modules if m not in golden]
         if missing:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..cases import Case
 from ..sandbox.base import Execution, Limits, Sandbox
+from ..untrusted import UntrustedFileError, read_untrusted, truncation_marker
 from .rtl_preflight import rename_modules
 from .rtl_spec import RtlSpec
 
@@ -16,6 +17,7 @@ GOLDEN_PREFIX = "golden_"
 VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh")
 STEPS = ".steps"
 LOG_CAP = 4 << 20
+SOURCE_CAP = 4 << 20
 # Each step's output and status land in files, so one sandbox call can run several tools in order.
 _STEP_FUNCTION = (f'step() {{ sh "{STEPS}/$1.sh" > "{STEPS}/$1.log" 2>&1; rc=$?; '
                   f'echo "$rc" > "{STEPS}/$1.rc"; return "$rc"; }}\n')
@@ -74,9 +76,9 @@ def stage_bench(case: Case, workspace: Path, root: Path) -> Bench:
     texts: dict[str, str] = {}
     for name in names:
         try:
-            texts[name] = (workspace / name).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            raise CandidateMissing(f"{name} is missing from the candidate") from None
+            texts[name] = read_untrusted(workspace, name, SOURCE_CAP).text
+        except (OSError, UntrustedFileError):
+            raise CandidateMissing(f"{name} is missing from the candidate (or not a regular file)") from None
         copy = root / "cand" / name
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(texts[name], encoding="utf-8")
@@ -111,11 +113,17 @@ def run_steps(bench: Bench, sandbox: Sandbox, steps: Mapping[str, str], flow: st
 
 
 def _read_step(folder: Path, name: str) -> Step | None:
-    log = folder / f"{name}.log"
-    if not log.exists():
+    """A step's log and status as the sandboxed script left them: written by tools the candidate drives."""
+    log = _read(folder, f"{name}.log", LOG_CAP)
+    if log is None:
         return None
-    rc_file = folder / f"{name}.rc"
-    rc_text = rc_file.read_text(encoding="utf-8").strip() if rc_file.exists() else ""
-    with log.open("rb") as fh:
-        text = fh.read(LOG_CAP).decode("utf-8", errors="replace")
-    return Step(name, int(rc_text) if rc_text.lstrip("-").isdigit() else None, text)
+    rc_text = (_read(folder, f"{name}.rc", 32) or "").strip()
+    return Step(name, int(rc_text) if rc_text.lstrip("-").isdigit() else None, log)
+
+
+def _read(folder: Path, name: str, cap: int) -> str | None:
+    try:
+        got = read_untrusted(folder, name, cap)
+    except (OSError, UntrustedFileError):
+        return None
+    return got.text + (truncation_marker(got.dropped) if got.truncated else "")

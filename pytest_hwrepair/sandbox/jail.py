@@ -29,17 +29,18 @@ NETWORK_ETC = ("resolv.conf", "hosts", "host.conf", "gai.conf", "ssl", "ca-certi
 TOOLKIT_VARS = ("CUDA_HOME", "CUDA_PATH")
 SANDBOX_USER = "hwrepair"
 
-# Runs as the step's first process: `bash -c LAUNCHER name ARGV WORKDIR kill|keep IN OUT`. Unpacks the
-# workspace from fd IN, runs the command with both fds closed, kills whatever the command left
-# running (in the step's own pid namespace kill -1 reaches every process but this one and the
-# namespace's init), then packs the workspace onto fd OUT. The 'U' byte on OUT says the unpacking
-# worked, written before any candidate code runs.
+# Runs as the step's first process: `bash -c LAUNCHER name ARGV WORKDIR kill|keep IN OUT SECONDS`.
+# Unpacks the workspace from fd IN, runs the command with both fds closed for at most SECONDS, kills
+# whatever the command left running (in the step's own pid namespace kill -1 reaches every process
+# but this one and the namespace's init), then packs the workspace onto fd OUT, a step that timed out
+# included (what it wrote so far is the evidence). The 'U' byte on OUT says the unpacking worked,
+# written before any candidate code runs.
 LAUNCHER = r"""
 cd "$2" || exit 125
 tar -x -f - --no-same-owner <&"$4" 2>/dev/null || exit 125
 eval "exec $4<&-"
 printf U >&"$5"
-eval '/bin/sh -c "$1" </dev/null '"$5"'>&-'
+eval 'timeout -s KILL "$6" /bin/sh -c "$1" </dev/null '"$5"'>&-'
 rc=$?
 if [ "$3" = kill ]; then kill -KILL -1 2>/dev/null; kill -KILL -1 2>/dev/null; fi
 cd "$2" 2>/dev/null && tar -c -f - . >&"$5" 2>/dev/null
@@ -100,7 +101,7 @@ def group(uid: int) -> bytes:
     return f"root:x:0:\n{SANDBOX_USER}:x:{uid}:\n".encode()
 
 
-def bwrap_argv(bwrap: str, *, argv: str, network: bool, gpu: bool, work_size: int, tmp_size: int,
+def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: bool, work_size: int, tmp_size: int,
                mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str]) -> list[str]:
     """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out."""
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
@@ -119,15 +120,15 @@ def bwrap_argv(bwrap: str, *, argv: str, network: bool, gpu: bool, work_size: in
         for dev in sorted(Path("/dev").glob("nvidia*")):
             cmd += ["--dev-bind", str(dev), str(dev)]
         cmd += ["--ro-bind-try", "/sys", "/sys"]
-    return [*cmd, "--chdir", WORK, *launcher_argv(argv, WORK, True, fds[2], fds[3])]
+    return [*cmd, "--chdir", WORK, *launcher_argv(argv, WORK, True, fds[2], fds[3], timeout)]
 
 
-def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int) -> list[str]:
+def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, timeout: float) -> list[str]:
     """The launcher's command line; without bubblewrap it runs in a private scratch directory."""
     # bash, not sh: dash redirects only file descriptors 0 to 9.
     mode = "kill" if kill else "keep"
     return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir, mode, str(fd_in),
-            str(fd_out)]
+            str(fd_out), f"{max(timeout, 0.01):.3f}"]
 
 
 def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:

@@ -32,8 +32,10 @@ PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE
               "NVIDIA_VISIBLE_DEVICES")
 FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
+PACK_GRACE = 15.0
 _warned = False
-UID_POOL = Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128)
+# One pool per machine whatever TMPDIR says: two runs must never hand out the same uid at once.
+UID_POOL = Slots(Path("/tmp/hwrepair-uids"), 128)
 
 
 class NoIsolationWarning(UserWarning):
@@ -111,7 +113,7 @@ class LocalSandbox:
             fds.append(fd_in)
             back_r, back_w = os.pipe()
             fds += [back_r, back_w]
-            cmd, env, cwd = self._command(argv, limits, uid, len(archive), fd_in, back_w, fds, scratch)
+            cmd, env, cwd = self._command(argv, timeout, limits, uid, len(archive), (fd_in, back_w), fds, scratch)
             # memory = 0 lifts the per-process address-space rlimit (ASan reserves terabytes it never
             # touches); the step as a whole stays capped at the default.
             with self.cgroups.step(limits.memory or Limits().memory, limits.processes) as group:
@@ -126,13 +128,15 @@ class LocalSandbox:
             for folder in scratch:
                 remove(folder)
 
-    def _command(self, argv: str, limits: Limits, uid: int | None, size: int, fd_in: int, fd_out: int,
-                 fds: list[int], scratch: list[Path]) -> tuple[list[str], dict[str, str], str]:
+    def _command(self, argv: str, timeout: float, limits: Limits, uid: int | None, size: int,
+                 channel: tuple[int, int], fds: list[int],
+                 scratch: list[Path]) -> tuple[list[str], dict[str, str], str]:
+        fd_in, fd_out = channel
         if self.bwrap is not None:
             ident = uid if uid is not None else os.getuid()
             pw, gr = memfd_of(jail.passwd(ident), "passwd"), memfd_of(jail.group(ident), "group")
             fds += [pw, gr]
-            cmd = jail.bwrap_argv(self.bwrap, argv=argv, network=limits.network, gpu=limits.gpu,
+            cmd = jail.bwrap_argv(self.bwrap, argv=argv, timeout=timeout, network=limits.network, gpu=limits.gpu,
                                   work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
                                   fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
                                                                                  closed=True))
@@ -144,7 +148,7 @@ class LocalSandbox:
             for folder in (work, tmp):
                 os.chown(folder, uid, uid)
         env = scrubbed_env(str(work), str(tmp), limits)
-        return jail.launcher_argv(argv, str(work), uid is not None, fd_in, fd_out), env, str(work)
+        return jail.launcher_argv(argv, str(work), uid is not None, fd_in, fd_out, timeout), env, str(work)
 
     def _start(self, cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float,
                uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path) -> _Step:
@@ -161,15 +165,18 @@ class LocalSandbox:
     def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
                 group: StepGroup | None, workdir: Path) -> Execution:
         proc = step.proc
-        timed_out = False
+        killed = False
         try:
-            proc.wait(timeout=timeout)
+            # The launcher stops the command at `timeout` and still copies the workspace back; this
+            # deadline is the backstop for a launcher that does not finish.
+            proc.wait(timeout=timeout + PACK_GRACE)
         except subprocess.TimeoutExpired:
-            timed_out = True
+            killed = True
         finally:
             _kill_all(proc.pid, uid, group, bwrap=self.bwrap is not None)
             proc.wait()
         duration = time.monotonic() - step.start
+        timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
         step.out.join()
         step.err.join()
         accepted = step.back.join()
@@ -177,7 +184,7 @@ class LocalSandbox:
             raise SandboxError(f"the sandbox did not start the step (exit {proc.returncode}): "
                                f"{step.err.text()[-500:].strip()}")
         notes = ""
-        if not timed_out:
+        if not killed:
             notes = accepted.notes()
             if accepted.complete:
                 step.back.apply()

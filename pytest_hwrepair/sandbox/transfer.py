@@ -37,6 +37,7 @@ class Accepted:
 
     complete: bool = False
     kept: int = 0
+    bytes: int = 0
     skipped: list[str] = field(default_factory=list)
     problem: str | None = None
 
@@ -92,40 +93,18 @@ def memfd_of(data: bytes, name: str) -> int:
     return fd
 
 
-class _Counted(io.RawIOBase):
-    """A pipe read through a byte budget; past it, the rest is drained and dropped."""
-
-    def __init__(self, stream: IO[bytes], budget: int) -> None:
-        self.stream, self.budget, self.read_bytes = stream, budget, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        room = self.budget - self.read_bytes
-        if room <= 0:
-            raise _OverBudget
-        chunk = self.stream.read(min(len(buffer), room))
-        self.read_bytes += len(chunk)
-        buffer[:len(chunk)] = chunk
-        return len(chunk)
-
-
-class _OverBudget(Exception):
-    pass
-
-
 def receive(stream: IO[bytes], staging: Path, limits: CopyLimits) -> Accepted:
-    """Read a step's archive from `stream` into the empty directory `staging`; never raises for its content."""
+    """Read a step's archive from `stream` into the empty directory `staging`; never raises for its content.
+
+    The stream is as long as the step's size-capped tmpfs allows; files past the byte budget are read
+    over and left behind.
+    """
     result = Accepted()
-    counted = _Counted(stream, limits.total + (1 << 20))
     try:
-        with tarfile.open(fileobj=io.BufferedReader(counted, 1 << 16), mode="r|") as tar:
+        with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
                 _accept(tar, member, staging, limits, result)
         result.complete = True
-    except _OverBudget:
-        result.problem = f"the workspace exceeded {limits.total} bytes: nothing was copied back"
     except (tarfile.TarError, OSError, UnicodeError, ValueError) as exc:
         result.problem = f"the step's workspace could not be copied back ({type(exc).__name__})"
     finally:
@@ -148,12 +127,15 @@ def _accept(tar: tarfile.TarFile, member: tarfile.TarInfo, staging: Path, limits
         result.skipped.append(f"{shown}: not a regular file or directory")
     elif result.kept >= limits.files:
         result.skipped.append(f"{shown}: over {limits.files} entries")
+    elif member.isreg() and result.bytes + member.size > limits.total:
+        result.skipped.append(f"{shown}: {member.size} bytes, over the copy-back limit of {limits.total} bytes")
     else:
         target = staging.joinpath(*parts)
         if not _parents_are_dirs(staging, parts):
             result.skipped.append(f"{shown}: its parent is not a directory")
             return
         result.kept += 1
+        result.bytes += member.size if member.isreg() else 0
         if member.isdir():
             target.mkdir(exist_ok=True)
             target.chmod(member.mode & 0o755 | 0o700)
