@@ -31,7 +31,8 @@ static void random_text(uint8_t *s, int n, const char *alphabet)
  * 1 "aaaa" in a text of mostly 'a' (overlapping hits), 2 "abab" in a
  * periodic text, 3 random over {a, b, c}, 4 a pattern that never occurs,
  * 5 the text a repetition of the pattern (hits at both ends), 6 a pattern
- * with a border, 7 any byte values, the pattern taken from the text. */
+ * with a border, 7 any byte values, the pattern taken from the text and
+ * its head at the very end of the text. */
 int h_generate(uint64_t seed)
 {
     static const char *const bordered[] = { "abab", "aaba", "abaa", "aaab", "abba", "baab", "bbab" };
@@ -67,12 +68,17 @@ int h_generate(uint64_t seed)
         memcpy(pat, bordered[h_below(7)], PAT_LEN);
         break;
     case 7:
+        /* The pattern ends with 0xB1, the fill byte of the text's guard zone
+         * (the second buffer h_kernel() allocates), and the text ends with the
+         * rest of the pattern: a read past the end of the text completes a
+         * false match there. */
         for (i = 0; i < TEXT_LEN; i++)
             text[i] = (uint8_t)h_below(256);
         at = (int)h_below(TEXT_LEN - PAT_LEN + 1);
         memcpy(pat, text + at, PAT_LEN);
+        pat[PAT_LEN - 1] = 0xB1;
         memcpy(text, pat, PAT_LEN);
-        memcpy(text + TEXT_LEN - PAT_LEN, pat, PAT_LEN);
+        memcpy(text + TEXT_LEN - (PAT_LEN - 1), pat, PAT_LEN - 1);
         break;
     default:
         break;

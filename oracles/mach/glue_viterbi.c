@@ -48,8 +48,8 @@ static void cost_table(double *t, int rows, int cols, unsigned pattern)
                 t[r * cols + c] = 1.5;
             else if (pattern == 2)
                 t[r * cols + c] = (double)h_below(4);
-            else if (pattern == 3)
-                t[r * cols + c] = c == (r * 5 + 3) % cols ? 0.25 : 20.0;
+            else if (pattern == 3)  /* one allowed successor per row, the others forbidden */
+                t[r * cols + c] = c == (r * 2 + 3) % cols ? 0.25 : HUGE_VAL;
             else if (pattern == 6)
                 t[r * cols + c] = h_uniform(0.0, 100.0);
         }
@@ -58,7 +58,9 @@ static void cost_table(double *t, int rows, int cols, unsigned pattern)
 
 /* --seed N: the model and observations N % 8 picks: 0 random
  * distributions, 1 all costs equal (every minimum ties), 2 small integer
- * costs (many ties), 3 one likely transition per state, 4 one repeated
+ * costs (many ties), 3 one allowed transition per state (the others cost
+ * +infinity, some states cannot be reached) and a token no state emits near
+ * the end (every path ends at +infinity, so all minima tie), 4 one repeated
  * observation, 5 only the first and last token, 6 large costs, 7 the start
  * distribution favouring the last state. */
 int h_generate(uint64_t seed)
@@ -74,10 +76,15 @@ int h_generate(uint64_t seed)
     cost_table(init, 1, N_STATES, pattern);
     cost_table(trans, N_STATES, N_STATES, pattern);
     cost_table(emit, N_STATES, N_TOKENS, pattern == 3 ? 0 : pattern);
+    if (pattern == 3)  /* the last token cannot be emitted: every path ends impossible */
+        for (t = 0; t < N_STATES; t++)
+            emit[(t << LOG_TOKENS) | (N_TOKENS - 1)] = HUGE_VAL;
     if (pattern == 7)
         init[N_STATES - 1] = 0.01;
     for (t = 0; t < N_OBS; t++)
         obs[t] = pattern == 4 ? token : pattern == 5 ? (uint8_t)(h_below(2) ? N_TOKENS - 1 : 0)
                : (uint8_t)h_below(N_TOKENS);
+    if (pattern == 3)
+        obs[N_OBS - 1 - (int)h_below(4)] = N_TOKENS - 1;
     return 0;
 }
