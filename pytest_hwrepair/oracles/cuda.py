@@ -3,9 +3,9 @@
 Without a CUDA device the build stage is still judged; the runtime stage is skipped with
 a reason, never failed. A failed build (or a test step missing a Python module) is the
 candidate's only when the reference gets through that step here: otherwise the machine lacks
-what the task needs, and the item is a skip (a missing dependency) or a harness error. With one, every GPU step holds a per-GPU lock so parallel workers
-do not disturb each other's timings; reference timings are cached per GPU, SM, CUDA
-release and reference hash.
+what the task needs, and the item is a skip (a missing dependency) or a harness error.
+With a device, every GPU step holds a per-GPU lock so parallel workers do not disturb each
+other's timings; reference timings are cached per GPU, SM, CUDA release and reference hash.
 """
 
 from __future__ import annotations
