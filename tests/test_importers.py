@@ -63,6 +63,7 @@ def outcome(imported: Path, source: str) -> tuple[str, str | None]:
     ("chstone/sum_all/INF", ("rejected", "INF does not hang")),
     ("chstone/main/INF", ("accepted", None)),
     ("chstone/double_it/USE", ("rejected", "no-op edit")),
+    ("chstone/double_it/INF", ("rejected", "duplicate")),
     ("chstone/sum_all/SHFT", ("rejected", "unsupported spec")),
     ("machsuite/vsum/ZERO", ("rejected", "not observable")),
     ("polybench/kernel_reg_detect/OOB", ("rejected", "not found")),
@@ -79,7 +80,7 @@ def test_two_type_spec_files_are_not_candidates(imported: Path) -> None:
 def test_counts_per_suite_and_reason_are_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(chrysalis_args(tmp_path / "out", "--no-check")) == 0
     out = capsys.readouterr().out
-    assert "chstone: 18 candidates: 0 accepted, 12 imported, 6 rejected" in out
+    assert "chstone: 19 candidates: 0 accepted, 12 imported, 7 rejected" in out
     assert "  rejected - ambiguous: 1" in out and "REJECTED chstone/scale_all/USE: ambiguous:" in out
 
 
@@ -90,6 +91,12 @@ def test_whitespace_normalised_snippet_edits_the_source_text(imported: Path) -> 
     assert entry["status"] == "accepted"
     assert bug.find == "for (i = 0; i < n; i++)" and bug.replace == "for (i=0;i<n-1;i++)"
     assert "i<n-1" in case.buggy_files(bug)["ckmini_ops.c"].split("sum_all (const int *v, int n)\n{")[1]
+
+
+def test_of_two_specs_making_the_same_edit_the_one_that_passes_its_check_is_kept(imported: Path) -> None:
+    entries = log(imported)
+    assert entries["chstone/double_it/MLU"]["status"] == "accepted"
+    assert entries["chstone/double_it/INF"]["detail"] == "the same edit as chstone/double_it/MLU"
 
 
 def test_snippet_twice_in_its_function_is_ambiguous_even_if_unique_elsewhere(imported: Path) -> None:
