@@ -138,6 +138,11 @@ def context(tmp_path: Path, **options: object) -> OracleContext:
     return OracleContext(cache_dir=tmp_path / "cache", options={"timing_runs": 3, **options})
 
 
+def builds(box: FakeSandbox) -> list[str]:
+    """Who the nvcc builds were for (the screen's preprocessor passes are no builds)."""
+    return [who for who, argv, _ in box.calls if argv.startswith("nvcc") and " -E " not in argv]
+
+
 def test_cuda_kind_is_registered(tmp_path: Path) -> None:
     case = make_case(tmp_path / "case")
     assert "cuda" in ORACLES
@@ -217,7 +222,7 @@ def test_missing_header_only_the_candidate_needs_is_its_compile_failure(tmp_path
     box = FakeSandbox(build_log=MISSING_HEADER, build_rc=1)
     verdict = cuda_oracle.CudaOracle(case, context(tmp_path)).check(workspace(tmp_path, SOLUTION), box)
     assert (verdict.category, verdict.metrics["cuda_category"]) == (Category.COMPILE_FAIL, "environment_dependency")
-    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc") and " -E " not in argv] == ["candidate", "reference"]
+    assert builds(box) == ["candidate", "reference"]
 
 
 def test_reference_that_fails_to_build_otherwise_is_a_harness_error(tmp_path: Path) -> None:
@@ -430,4 +435,4 @@ def test_a_passing_reference_build_spares_the_rebuild_when_a_start_fails(tmp_pat
     assert oracle.check(reference, FakeSandbox()).outcome is Outcome.SKIPPED  # built; no GPU here
     box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
     assert oracle.check(workspace(tmp_path / "start", SOLUTION + "x"), box).category is Category.COMPILE_FAIL
-    assert [who for who, argv, _ in box.calls if argv.startswith("nvcc") and " -E " not in argv] == ["candidate"]
+    assert builds(box) == ["candidate"]

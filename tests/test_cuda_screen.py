@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import OracleContext, populate
 from pytest_hwrepair.oracles.cuda import CudaOracle
 from pytest_hwrepair.oracles.cuda_checks import NO_DEVICE, anti_cheat_violation

@@ -63,7 +63,8 @@ class ChrysalisImporter:
         entries += placed
         prepare_out(ns.out, self.name, SUITE_DIRS)
         if ns.no_check:
-            entries += write_cases(ns.out, edits, keep=None)
+            kept, dupes = dedupe(edits)
+            entries += dupes + write_cases(ns.out, kept, keep=None)
         else:
             entries += checked(ns.out, edits, ns.jobs, ns.cache_dir)
         entries.sort(key=lambda e: e.source)
@@ -84,7 +85,7 @@ def _seconds(text: str) -> float:
 
 
 def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[Edit], list[Entry]]:
-    """Every spec located in its suite's programs; duplicates of an earlier edit rejected."""
+    """Every spec located in its suite's programs, or the rejection saying why it cannot be."""
     edits: list[Edit] = []
     rejected: list[Entry] = []
     for spec in specs:
@@ -93,21 +94,27 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
             edits.append(found)
         else:
             rejected.append(found)
-    kept, dupes = dedupe(edits)
-    return kept, rejected + dupes
+    return edits, rejected
 
 
 def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path) -> list[Entry]:
-    """Write every case to a scratch directory, check it two-sided, write only what passed to `out`."""
+    """Check every edit two-sided in a scratch directory, then write one of each duplicate group (one
+    that passed, if any) and only what passed to `out`."""
     with tempfile.TemporaryDirectory(prefix="hwrepair-import-") as tmp:
         staged = Path(tmp)
-        write_cases(staged, edits, keep=None)
+        placed = write_cases(staged, edits, keep=None)
         checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
-        verdicts = {(str(Path(path).relative_to(staged).parent), bug): check for (path, bug), check in checks.items()}
-        return write_cases(out, edits, keep=lambda case, bug: verdicts.get((case, bug)))
+    verdicts = {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
+
+    def passed(edit: Edit) -> bool:
+        found = verdicts.get(edit.spec.source)
+        return found is not None and found.status == "accepted"
+
+    kept, dupes = dedupe(edits, passed)
+    return dupes + write_cases(out, kept, keep=verdicts.get)
 
 
-Keep = Callable[[str, str], BugCheck | None]
+Keep = Callable[[str], BugCheck | None]
 
 
 def write_cases(out: Path, edits: list[Edit], keep: Keep | None) -> list[Entry]:
@@ -135,7 +142,7 @@ def write_cases(out: Path, edits: list[Edit], keep: Keep | None) -> list[Entry]:
 def _status(entry: Entry, keep: Keep | None) -> Entry:
     if keep is None:
         return entry
-    check = keep(entry.case, entry.bug)
+    check = keep(entry.source)
     if check is None:
         return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
     if check.status == "accepted":

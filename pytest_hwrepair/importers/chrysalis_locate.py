@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .base import Entry, Reason
@@ -96,15 +97,18 @@ def _edit(spec: Spec, program: Program, name: str, span: Span) -> Edit | Entry:
     return edit
 
 
-def dedupe(edits: list[Edit]) -> tuple[list[Edit], list[Entry]]:
-    """The first edit of each (file, span, faulty code); later copies are rejected as duplicates."""
-    seen: dict[tuple[str, str, str, str], Edit] = {}
+def dedupe(edits: list[Edit], preferred: Callable[[Edit], bool] = lambda edit: True) -> tuple[list[Edit], list[Entry]]:
+    """One edit of each group that leaves the same program behind: the first `preferred` one (say, the
+    one whose label passed the check: a spec labelled INF that does not hang may be a good MLU), else
+    the first. The others are rejected as duplicates of it."""
+    groups: dict[tuple[str, str, str, str], list[Edit]] = {}
+    for edit in edits:
+        groups.setdefault(edit.key, []).append(edit)
     kept: list[Edit] = []
     dropped: list[Entry] = []
-    for edit in edits:
-        first = seen.setdefault(edit.key, edit)
-        if first is edit:
-            kept.append(edit)
-        else:
-            dropped.append(edit.spec.entry().rejected(Reason.DUPLICATE, f"the same edit as {first.spec.source}"))
+    for group in groups.values():
+        first = next((e for e in group if preferred(e)), group[0])
+        kept.append(first)
+        dropped += [e.spec.entry().rejected(Reason.DUPLICATE, f"the same edit as {first.spec.source}")
+                    for e in group if e is not first]
     return kept, dropped

@@ -3,9 +3,9 @@
 Without a CUDA device the build stage is still judged; the runtime stage is skipped with
 a reason, never failed. A failed build (or a test step missing a Python module) is the
 candidate's only when the reference gets through that step here: otherwise the machine lacks
-what the task needs, and the item is a skip (a missing dependency) or a harness error. With a
-device, every GPU step holds a per-GPU lock so parallel workers do not disturb each other's
-timings; reference timings are cached per GPU, SM, CUDA release and reference hash.
+what the task needs, and the item is a skip (a missing dependency) or a harness error.
+With a device, every GPU step holds a per-GPU lock so parallel workers do not disturb each
+other's timings; reference timings are cached per GPU, SM, CUDA release and reference hash.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classif
 from .cuda_screen import candidate_part, directive_violation, preprocess_commands, screen_preprocessed
 
 SOURCE_CAP = 1 << 20
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".cuh")
 PREPROCESSED_CAP = 64 << 20
 
 # Reference steps that failed in this process (a success is remembered on disk): by cache
@@ -145,7 +146,11 @@ class CudaOracle:
         """Anti-cheat over what the compiler sees: the candidate's preprocessed code, host and device pass."""
         rules = self.spec.anti_cheat
         assert self.spec.build is not None
-        files = [Path(n).name for n in [*self.case.model.sources, *self.case.model.data, *self.spec.assets]]
+        # A header the task ships among its sources is its API (a CUDABeaver task's `scale.h`); every other
+        # workspace file (the test harness, data, the oracle's assets) is the harness's and may not be included.
+        shown_headers = [n for n in self.case.model.sources if n.endswith(HEADER_SUFFIXES) and n != self.case.target]
+        files = [Path(n).name for n in [*self.case.model.sources, *self.case.model.data, *self.spec.assets]
+                 if n not in shown_headers]
         limits = replace(self.ctx.limits, output=PREPROCESSED_CAP)
         for stage, argv in preprocess_commands(self.spec.build, self.case.target):
             ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)

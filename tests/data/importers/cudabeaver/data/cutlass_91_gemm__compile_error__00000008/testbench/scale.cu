@@ -1,0 +1,3 @@
+#include <cstdio>
+#include "solution.h"
+int main() { return scale_factor() == 2.0f ? 0 : 1; }
