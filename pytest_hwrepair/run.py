@@ -252,7 +252,8 @@ class _Trajectory:
             cached=candidate.cached, final=final, exec_id=self.exec_id, nodeid=spec.nodeid, label=spec.fixer,
             bug_class=spec.bug.class_, summary=verdict.summary,
             artifact=str(folder.relative_to(self.harness.run_dir.artifacts)),
-            metrics=_plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {})}),
+            metrics=_plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {}),
+                            **({"fixer": candidate.metrics} if candidate.metrics else {})}),
             stop_reason=stop if final else None, time=now(),
         )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import __version__
 from .cases import Case
-from .fixers import Fixer, FixerContext, RepairTask, make_fixers
+from .fixers import Fixer, FixerContext, RepairTask, SuiteProbe, make_fixers
 from .oracles import OracleContext
 from .oracles.base import populate
 from .results import RunDir, SampleRecord, new_run_dir, now
@@ -56,7 +56,8 @@ class HwrepairSession:
         if settings.baseline and not (Path(settings.baseline) / "samples.jsonl").exists():
             raise SettingsError(f"--hwrepair-baseline: {settings.baseline!r} holds no samples.jsonl")
         cache = Path(settings.cache_dir)
-        ctx = FixerContext(settings, run.path, cache, self.golden, self.populate_for_fixer, self.pending_tasks)
+        ctx = FixerContext(settings, run.path, cache, self.golden, self.populate_for_fixer, self.pending_tasks,
+                           probe=self.suite_probe)
         self.fixers = make_fixers(settings.fixer, ctx)
         sandbox = make_sandbox(settings, run.path)
         gpu = {"auto": None, "yes": True, "no": False}[settings.gpu]
@@ -96,6 +97,15 @@ class HwrepairSession:
     def golden(self, task: RepairTask) -> dict[str, str]:
         case = self.cases[(task.domain, task.suite, task.case)]
         return {name: case.files[name] for name in case.model.sources}
+
+    def suite_probe(self, task: RepairTask) -> SuiteProbe:
+        """The suite oracle of one task for a fixer that validates its own candidates: never the case itself."""
+        from .probe import HarnessProbe
+
+        assert self.harness is not None
+        case = self.cases[(task.domain, task.suite, task.case)]
+        return HarnessProbe(case, case.bug(task.bug), self.harness.sandbox, self.harness.oracle_ctx,
+                            self.settings.oracle_jobs)
 
     def populate_for_fixer(self, workspace: Path, task: RepairTask) -> None:
         case = self.cases.get((task.domain, task.suite, task.case))

@@ -14,6 +14,8 @@ from .base import Attempt, Candidate, Fixer, FixerError, FixerUnavailable, Repai
 from .command import CommandFixer
 from .control import GoldenLookup, NoopFixer, ReferenceFixer, ReplayFixer
 from .llm import make_model_fixer
+from .search import SearchFixer, parse_options
+from .search_probe import ProbeFactory, SuiteProbe
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class FixerContext:
     # Every first-attempt task this process will ask the fixer for (after collection): batch mode
     # submits them at once. Takes the fixer's label.
     pending_tasks: Callable[[str], list[RepairTask]] | None = None
+    # The suite oracle of one task, for fixers that validate their own candidates (`search`).
+    probe: ProbeFactory | None = None
 
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
@@ -61,6 +65,10 @@ def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
     return make_model_fixer("openai", arg, ctx.settings, ctx.run_dir, ctx.cache_dir, ctx.pending_tasks)
 
 
+def _search(arg: str | None, ctx: FixerContext) -> Fixer:
+    return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
+
+
 BUILTIN: dict[str, FixerFactory] = {
     "reference": _reference,
     "noop": _noop,
@@ -68,6 +76,7 @@ BUILTIN: dict[str, FixerFactory] = {
     "cmd": _cmd,
     "claude": _claude,
     "openai": _openai,
+    "search": _search,
 }
 
 
@@ -115,5 +124,5 @@ def fixer_config(fixer: Fixer) -> dict[str, Any]:
     return dict(getattr(fixer, "config", None) or {"name": fixer.name})
 
 
-__all__ = ["Attempt", "Candidate", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "RepairTask",
-           "Usage", "fixer_config", "make_fixers", "registry", "split_spec"]
+__all__ = ["Attempt", "Candidate", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "ProbeFactory",
+           "RepairTask", "SuiteProbe", "Usage", "fixer_config", "make_fixers", "registry", "split_spec"]

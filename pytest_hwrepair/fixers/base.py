@@ -84,6 +84,7 @@ class Candidate:
     cached: bool = False
     logs: dict[str, str] = field(default_factory=dict)
     retries: dict[str, int] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)  # the fixer's own cost figures (search: candidates)
 
 
 class Fixer(Protocol):

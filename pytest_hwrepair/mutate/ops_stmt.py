@@ -140,11 +140,14 @@ def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
     if src.verilog:
         return
+    by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for stmt in src.statements:
         block = src.block_of(stmt.first)
         if stmt.kind is not StmtKind.EXPR or block is None:
             continue
-        conds = sorted(_conditions(src, block), key=lambda c: abs(c[0] - stmt.first))
+        if block not in by_block:
+            by_block[block] = _conditions(src, block)
+        conds = sorted(by_block[block], key=lambda c: abs(c[0] - stmt.first))
         seen: set[str] = set()
         for _, cond in conds:
             if cond in seen or len(seen) >= MAX_GUARDS:
@@ -172,6 +175,7 @@ def _replaceable(src: Source, i: int) -> bool:
 def identifier(src: Source) -> Iterator[Edit]:
     """A name used in place of another: an identifier replaced by a similar one from the same scope."""
     names_by_block: dict[tuple[int, int], list[str]] = {}
+    ranked: dict[tuple[tuple[int, int], str], list[str]] = {}
     for i, t in enumerate(src.tokens):
         if not _replaceable(src, i):
             continue
@@ -180,11 +184,13 @@ def identifier(src: Source) -> Iterator[Edit]:
             continue
         if block not in names_by_block:
             names_by_block[block] = _name_pool(src, block)
-        arrays = _indexed_names(src, block)
-        shape = t.text in arrays
-        ranked = sorted((n for n in names_by_block[block] if n != t.text and (n in arrays) == shape),
-                        key=lambda n: (-difflib.SequenceMatcher(None, n, t.text).ratio(), n))
-        for name in ranked[:MAX_NAMES]:
+        key = (block, t.text)
+        if key not in ranked:
+            arrays = _indexed_names(src, block)
+            shape = t.text in arrays
+            ranked[key] = sorted((n for n in names_by_block[block] if n != t.text and (n in arrays) == shape),
+                                 key=lambda n: (-difflib.SequenceMatcher(None, n, t.text).ratio(), n))[:MAX_NAMES]
+        for name in ranked[key]:
             yield Edit(t.start, t.text, name, Op.IDENTIFIER)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from .edit import Edit, Op
 from .ops_expr import RELATIONAL, is_assignment, token_edit
@@ -12,6 +14,7 @@ from .structure import Source
 from .tokens import Kind, Token, words
 
 POOL = 6
+POOL_WINDOW = 24  # literals either side searched for nearby values
 MAX_FLIP_WIDTH = 16
 _C_INT = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uUlL]*)$")
 _V_SIZED = re.compile(r"^(\d+)?\s*'([sS]?)([bBoOdDhH])\s*([0-9a-fA-F_]+)$")
@@ -82,19 +85,23 @@ def parse_literal(token: Token, verilog: bool) -> Literal | None:
     return Literal(int(body), None, "", "", 0, m.group(2), False)
 
 
+def _literals(src: Source) -> list[tuple[int, Literal]]:
+    """(token index, literal) of every integer literal, parsed once per source."""
+    if "literals" not in src.memo:
+        src.memo["literals"] = [(i, lit) for i, t in enumerate(src.tokens) if t.kind is Kind.NUMBER
+                                and (lit := parse_literal(t, src.verilog)) is not None]
+    return cast("list[tuple[int, Literal]]", src.memo["literals"])
+
+
 def _nearby_values(src: Source, i: int, lit: Literal) -> list[int]:
-    """Values of other literals of the same kind in the same scope, nearest first."""
-    scope = src.block_of(i) or (0, len(src.tokens) - 1)
-    found: list[tuple[int, int]] = []
-    for j in range(scope[0], scope[1] + 1):
-        other = src.tokens[j]
-        if j == i or other.kind is not Kind.NUMBER:
-            continue
-        parsed = parse_literal(other, src.verilog)
-        if parsed is not None and parsed.width == lit.width and parsed.value != lit.value:
-            found.append((abs(j - i), parsed.value))
+    """Values of other literals of the same kind within a window of tokens, nearest first."""
+    literals = _literals(src)
+    at = bisect.bisect_left(literals, i, key=lambda x: x[0])
+    window = literals[max(at - POOL_WINDOW, 0):at + POOL_WINDOW + 1]
+    found = sorted((abs(j - i), other.value) for j, other in window
+                   if j != i and other.width == lit.width and other.value != lit.value)
     values: list[int] = []
-    for _, v in sorted(found):
+    for _, v in found:
         if v not in values:
             values.append(v)
     return values[:POOL]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
 from dataclasses import dataclass
 from functools import cached_property
@@ -38,6 +39,7 @@ class Source:
         self.text, self.language = text, language
         self.tokens: list[Token] = tokenize(text, language)
         self.match: dict[int, int] = _match(self.tokens)
+        self.memo: dict[str, object] = {}  # per-source caches of the operators
 
     @property
     def verilog(self) -> bool:
@@ -128,11 +130,16 @@ class Source:
     def statements(self) -> list[Statement]:
         return _statements(self)
 
-    def statement_at(self, i: int) -> Statement | None:
+    @cached_property
+    def _statement_index(self) -> list[Statement | None]:
+        index: list[Statement | None] = [None] * len(self.tokens)
         for s in self.statements:
-            if s.first <= i <= s.last:
-                return s
-        return None
+            for k in range(s.first, s.last + 1):
+                index[k] = s
+        return index
+
+    def statement_at(self, i: int) -> Statement | None:
+        return self._statement_index[i] if 0 <= i < len(self.tokens) else None
 
     @cached_property
     def blocks(self) -> list[tuple[int, int]]:
@@ -168,11 +175,17 @@ class Source:
                 out.append((i + 1, self.match[i + 1]))
         return out
 
+    @cached_property
+    def _header_tokens(self) -> frozenset[int]:
+        return frozenset(k for a, b in self.headers for k in range(a + 1, b))
+
     def in_header(self, i: int) -> bool:
-        return any(a < i < b for a, b in self.headers)
+        return i in self._header_tokens
 
     def block_of(self, i: int) -> tuple[int, int] | None:
-        return next(((a, b) for a, b in self.blocks if a <= i <= b), None)
+        blocks = self.blocks
+        at = bisect.bisect_right(blocks, i, key=lambda b: b[0]) - 1
+        return blocks[at] if at >= 0 and blocks[at][0] <= i <= blocks[at][1] else None
 
     def loops_around(self, i: int) -> list[int]:
         """Indices of the `for`/`while` keywords whose body holds token i, innermost first."""

@@ -147,10 +147,9 @@ def _skip(text: str, i: int, verilog: bool) -> int | None:
     if text.startswith("/*", i):
         end = text.find("*/", i + 2)
         return len(text) if end < 0 else end + 2
-    at_line_start = text[text.rfind("\n", 0, i) + 1:i].strip() == ""
     if verilog and text[i] == "`":
         return _line_end(text, i)
-    if not verilog and text[i] == "#" and at_line_start:
+    if not verilog and text[i] == "#" and text[text.rfind("\n", 0, i) + 1:i].strip() == "":
         directive = re.match(r"#\s*(\w+)", text[i:])
         if directive is None or directive.group(1) in ("include", "pragma", "error", "warning", "line"):
             return _line_end(text, i)
