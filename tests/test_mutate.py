@@ -28,6 +28,8 @@ def fixes(buggy: str, golden: str, language: Language, op: Op) -> bool:
     return golden in results(buggy, language, op)
 
 
+SAMPLE_C = ("void f(double t[4], double A[4][4]) {\n  for (int i = 0; i < 4; i++) {\n"
+            "    for (int j = 0; j < 4; j++)\n      t[i] = t[i] + A[i][j];\n  }\n}\n")
 C_CASES = [
     (Op.RELATIONAL, "void f(int *a) { for (int i = 0; i <= 8; i++) a[i] = 0; }",
      "void f(int *a) { for (int i = 0; i < 8; i++) a[i] = 0; }"),
@@ -47,6 +49,14 @@ C_CASES = [
      "void f(int *a, int n) { for (int q = 0; q < n - 1; q++) a[q] = 1; }"),
     (Op.INDEX, "int f(int *next, int k) { return next[k]; }", "int f(int *next, int k) { return next[k - 1]; }"),
     (Op.INDEX, "int f(int *w, int t) { return w[t - 1]; }", "int f(int *w, int t) { return w[t]; }"),
+    (Op.BOUND, "int f(int x, int k) { return x >> k; }", "int f(int x, int k) { return x >> (k - 1); }"),
+    (Op.BOUND, "int f(int x, int k) { return x << (k - 1); }", "int f(int x, int k) { return x << k; }"),
+    (Op.BOUND, "int f(int x, int k) { return (x - 1) * k; }", "int f(int x, int k) { return x * k; }"),
+    (Op.SHIFT, "int f(int e) { for (; e > 0; e >> 1) ; return e; }",
+     "int f(int e) { for (; e > 0; e >>= 1) ; return e; }"),
+    (Op.ARITHMETIC, "int f(int s, int b) { s =+ b; return s; }", "int f(int s, int b) { s += b; return s; }"),
+    (Op.IDENTIFIER, "int f(struct b *p) { p->sp = 1; return p->sz + 1; }",
+     "int f(struct b *p) { p->sp = 1; return p->sp + 1; }"),
     (Op.SWAP, "double f(double A[4][4], int j, int k) { return A[k][j]; }",
      "double f(double A[4][4], int j, int k) { return A[j][k]; }"),
     (Op.SWAP, "int f(int x, int y) { return x - y; }", "int f(int x, int y) { return y - x; }"),
@@ -110,6 +120,9 @@ def test_verilog_operator_family_proposes_the_repair(op: Op, buggy: str, golden:
     assert fixes(MOD.format(body=buggy), MOD.format(body=golden), V, op)
 
 
+SAMPLE_V = MOD.format(body="always @(posedge clk or posedge rst_n) begin\n  if (rst_n) q <= 0; else q <= a;\nend")
+
+
 def test_comments_strings_and_directives_are_never_edited() -> None:
     text = ('#include <stdio.h>\n/* i < n && x << 2 */\nint f(int i, int n) {\n'
             '  const char *s = "i < n";  // i <= n\n  char c = \'<\';\n  return i < n;\n}\n')
@@ -134,7 +147,7 @@ def test_nonblocking_assignment_is_not_a_relational_operator() -> None:
 
 
 def test_every_edit_applies_and_changes_the_text() -> None:
-    for text, language in ((C_CASES[22][1], C), (MOD.format(body=V_CASES[8][1]), V)):
+    for text, language in ((SAMPLE_C, C), (SAMPLE_V, V)):
         for e in candidate_edits(text, language):
             assert e.applies_to(text)
             assert e.apply(text) != text
@@ -153,16 +166,16 @@ def test_apply_all_rejects_overlapping_edits() -> None:
 
 
 def test_seeded_order_repeats_for_a_seed_and_differs_between_seeds() -> None:
-    edits = candidate_edits(C_CASES[22][1], C)
+    edits = candidate_edits(SAMPLE_C, C)
     assert seeded_order(edits, 3) == seeded_order(list(reversed(edits)), 3)
     assert seeded_order(edits, 3) != seeded_order(edits, 4)
     assert sorted(seeded_order(edits, 3)) == sorted(edits)
 
 
 def test_mutants_draw_only_the_mutation_operators() -> None:
-    drawn = mutants(C_CASES[22][1], C, 10, seed=1)
+    drawn = mutants(SAMPLE_C, C, 10, seed=1)
     assert len(drawn) == 10 and {e.operator for e in drawn} <= set(MUTANT_OPERATORS)
-    assert drawn == mutants(C_CASES[22][1], C, 10, seed=1)
+    assert drawn == mutants(SAMPLE_C, C, 10, seed=1)
 
 
 def test_unknown_operator_name_is_a_one_line_error() -> None:
@@ -177,7 +190,7 @@ def test_language_comes_from_the_file_name() -> None:
 
 
 def test_language_specific_operators_stay_in_their_language() -> None:
-    c_ops = {e.operator for e in candidate_edits(C_CASES[22][1], C)}
-    v_ops = {e.operator for e in candidate_edits(MOD.format(body=V_CASES[8][1]), V)}
+    c_ops = {e.operator for e in candidate_edits(SAMPLE_C, C)}
+    v_ops = {e.operator for e in candidate_edits(SAMPLE_V, V)}
     assert not c_ops & {Op.BLOCKING, Op.RESET, Op.BIT_INDEX, Op.WIDTH, Op.SENSITIVITY}
     assert not v_ops & {Op.INDEX, Op.INIT, Op.GUARD}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import random
 import re
 import resource
 import time
@@ -17,17 +15,11 @@ from ..results import patch_sha
 from ..verdict import Category, Outcome, Verdict
 from .search_localize import Localisation, localise
 from .search_probe import SuiteProbe
+from .search_rank import Ranker
 from .search_syntax import syntax_edits
 
-NOISE = 0.35          # spread of the seeded perturbation of edit scores (samples differ by seed)
 CLIMB_DEPTH = 3       # edits stacked at most
 CLIMB_BASES = 3       # improving candidates a climb starts from
-PRIOR = {
-    Op.RELATIONAL: 1.0, Op.BOUND: 1.0, Op.RESET: 1.0, Op.ARITHMETIC: 0.9, Op.LOGICAL: 0.9, Op.SHIFT: 0.9,
-    Op.INDEX: 0.9, Op.TERNARY: 0.9, Op.BLOCKING: 0.9, Op.SENSITIVITY: 0.9, Op.BIT_INDEX: 0.9,
-    Op.CONSTANT: 0.8, Op.TYPE: 0.8, Op.INIT: 0.8, Op.SWAP: 0.7, Op.NEGATE: 0.7, Op.WIDTH: 0.7,
-    Op.IDENTIFIER: 0.6, Op.DELETE: 0.4, Op.GUARD: 0.3, Op.SYNTAX: 0.2,
-}
 # Edits that can break the build get the syntax-only pass first; the others go straight to the oracle.
 RISKY = frozenset({Op.IDENTIFIER, Op.SWAP, Op.TYPE, Op.INIT, Op.GUARD, Op.DELETE, Op.SYNTAX, Op.WIDTH,
                    Op.BLOCKING, Op.TERNARY})
@@ -165,21 +157,12 @@ class SearchRun:
 
     def _ranked(self, base: Tried, loc: Localisation, share: int = 1) -> list[Edit]:
         edits = candidate_edits(base.text, self.language, self.operators)
-        if base.verdict.category in BUILD_FAILURES:
+        broken = base.verdict.category in BUILD_FAILURES
+        if broken:
             edits += syntax_edits(base.text, self.language, base.verdict.log_tail + "\n" + base.verdict.summary,
                                   self.target)
-        rng = random.Random(self.seed * 7919 + len(base.edits))
-        build_broken = base.verdict.category in BUILD_FAILURES
-        scored = []
-        for e in sorted(set(edits)):
-            prior = PRIOR.get(e.operator, 0.5)
-            if build_broken:
-                prior = 1.5 if e.operator is Op.SYNTAX else prior * 0.5
-            noise = math.exp(NOISE * rng.gauss(0.0, 1.0))
-            scored.append((-(loc.weight(e.line(base.text)) * prior * noise), e))
-        scored.sort(key=lambda s: (s[0], s[1]))
-        limit = max(1, (self.budget.candidates - self.evaluated) // share)
-        return [e for _, e in scored[:limit * 2]]
+        ranker = Ranker(base.text, self.language, loc, self.seed * 7919 + len(base.edits), broken)
+        return ranker.order(edits, 2 * max(1, (self.budget.candidates - self.evaluated) // share))
 
     def _scan(self, base: Tried, edits: list[Edit]) -> tuple[Tried | None, list[Tried]]:
         """Validate edits in rank order, `jobs` at a time; the first passing one in rank order wins."""

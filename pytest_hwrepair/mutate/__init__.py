@@ -67,7 +67,8 @@ def parse_operators(names: Iterable[str]) -> tuple[Op, ...]:
 
 
 def candidate_edits(text: str, language: Language, operators: Iterable[Op] | None = None) -> list[Edit]:
-    """Every edit the operators propose, deduplicated, sorted by offset (first operator wins a tie)."""
+    """Every edit the operators propose, deduplicated, sorted by offset then operator; at one site an
+    operator's edits keep the order it proposed them in (likeliest first)."""
     src = Source(text, language)
     allowed = operators_for(language)
     chosen = [op for op in (operators if operators is not None else allowed) if op in allowed]
@@ -80,7 +81,8 @@ def candidate_edits(text: str, language: Language, operators: Iterable[Op] | Non
                 continue
             seen.add(key)
             out.append(edit)
-    return sorted(out, key=lambda e: (e.offset, e.end, list(OPERATORS).index(e.operator), e.new))
+    order = {op: n for n, op in enumerate(OPERATORS)}
+    return sorted(out, key=lambda e: (e.offset, order.get(e.operator, len(order))))
 
 
 def mutants(text: str, language: Language, n: int, seed: int, operators: Iterable[Op] = MUTANT_OPERATORS) \

@@ -77,9 +77,40 @@ def relational(src: Source) -> Iterator[Edit]:
 
 def arithmetic(src: Source) -> Iterator[Edit]:
     yield from _binary_ops(src, ARITHMETIC, Op.ARITHMETIC, need_binary=frozenset("+-*"))
+    if not src.verilog:
+        yield from compound(src, frozenset(["+", "-", "*", "/"]), Op.ARITHMETIC)
     for i, t in enumerate(src.tokens):  # a unary minus dropped: `-v` -> `v`
         if t.text == "-" and t.kind is Kind.PUNCT and not src.is_binary(i) and src.operand_right(i) is not None:
             yield token_edit(src, i, "", Op.ARITHMETIC)
+
+
+_COMPOUND = frozenset(["+", "-", "*", "/", "<<", ">>", "&", "|", "^"])
+
+
+def compound(src: Source, ops: frozenset[str], op: Op) -> Iterator[Edit]:
+    """A lost assignment: `e >> 1` standing alone (a statement or a for step) -> `e >>= 1`; `=+` -> `+=`."""
+    for i, t in enumerate(src.tokens):
+        if t.kind is not Kind.PUNCT:
+            continue
+        nxt = src.tok(i + 1)
+        if t.text == "=" and nxt is not None and nxt.text in ops and nxt.text in ("+", "-") and nxt.start == t.end:
+            yield Edit(t.start, t.text + nxt.text, nxt.text + "=", op)
+        if t.text not in ops or not src.is_binary(i):
+            continue
+        left = src.operand_left(i)
+        before = src.tok(left - 1) if left is not None else None
+        if left is None or before is None or before.text not in (";", "{", "}", "("):
+            continue
+        if _step_or_statement(src, left):
+            yield token_edit(src, i, t.text + "=", op)
+
+
+def _step_or_statement(src: Source, left: int) -> bool:
+    stmt = src.statement_at(left)
+    if stmt is not None:
+        return stmt.first == left and not any(src.tokens[k].text.endswith("=") and src.tokens[k].text not in
+                                              ("==", "!=", "<=", ">=") for k in range(stmt.first, stmt.last))
+    return src.in_header(left) and src.tokens[left - 1].text == ";"
 
 
 def logical(src: Source) -> Iterator[Edit]:
@@ -89,6 +120,8 @@ def logical(src: Source) -> Iterator[Edit]:
 def shift(src: Source) -> Iterator[Edit]:
     table = SHIFT if src.verilog else {k: v for k, v in SHIFT.items() if k not in ("<<<", ">>>")}
     yield from _binary_ops(src, table, Op.SHIFT, need_binary=frozenset())
+    if not src.verilog:
+        yield from compound(src, frozenset(["<<", ">>"]), Op.SHIFT)
 
 
 def swap(src: Source) -> Iterator[Edit]:

@@ -174,8 +174,13 @@ def _replaceable(src: Source, i: int) -> bool:
 
 def identifier(src: Source) -> Iterator[Edit]:
     """A name used in place of another: an identifier replaced by a similar one from the same scope."""
+    yield from _variables(src)
+    yield from members(src)
+
+
+def _variables(src: Source) -> Iterator[Edit]:
     names_by_block: dict[tuple[int, int], list[str]] = {}
-    ranked: dict[tuple[tuple[int, int], str], list[str]] = {}
+    ranked: dict[tuple[tuple[int, int], str, int], list[str]] = {}
     for i, t in enumerate(src.tokens):
         if not _replaceable(src, i):
             continue
@@ -184,14 +189,30 @@ def identifier(src: Source) -> Iterator[Edit]:
             continue
         if block not in names_by_block:
             names_by_block[block] = _name_pool(src, block)
-        key = (block, t.text)
+        key = (block, t.text, t.line)
         if key not in ranked:
             arrays = _indexed_names(src, block)
             shape = t.text in arrays
+            near = _names_near(src, t.line)
             ranked[key] = sorted((n for n in names_by_block[block] if n != t.text and (n in arrays) == shape),
-                                 key=lambda n: (-difflib.SequenceMatcher(None, n, t.text).ratio(), n))[:MAX_NAMES]
+                                 key=lambda n: (-_likeness(n, t.text, n in near), n))[:MAX_NAMES]
         for name in ranked[key]:
             yield Edit(t.start, t.text, name, Op.IDENTIFIER)
+
+
+def _likeness(name: str, other: str, near: bool) -> float:
+    """How likely `name` was meant where `other` stands: similar spelling, or used on nearby lines."""
+    return difflib.SequenceMatcher(None, name, other).ratio() + (0.5 if near else 0.0)
+
+
+def _names_near(src: Source, line: int, reach: int = 2) -> frozenset[str]:
+    found = src.memo.setdefault("names_by_line", {})
+    assert isinstance(found, dict)
+    if not found:
+        for t in src.tokens:
+            if t.kind is Kind.IDENT:
+                found.setdefault(t.line, set()).add(t.text)
+    return frozenset(n for d in range(-reach, reach + 1) for n in found.get(line + d, ()))
 
 
 def _name_pool(src: Source, block: tuple[int, int]) -> list[str]:
@@ -219,6 +240,20 @@ def _indexed_names(src: Source, block: tuple[int, int]) -> frozenset[str]:
                          if src.tokens[k].kind is Kind.IDENT and src.tokens[k + 1].text == "=")
     return frozenset(src.tokens[k].text for k in range(block[0], block[1])
                      if src.tokens[k].kind is Kind.IDENT and src.tokens[k + 1].text == "[")
+
+
+def members(src: Source) -> Iterator[Edit]:
+    """A field used in place of another: `p->sz` -> `p->sp` (fields named anywhere in the file)."""
+    if src.verilog:
+        return
+    fields = sorted({t.text for i, t in enumerate(src.tokens) if t.kind is Kind.IDENT and i > 0
+                     and src.tokens[i - 1].text in (".", "->")})
+    for i, t in enumerate(src.tokens):
+        if t.kind is Kind.IDENT and i > 0 and src.tokens[i - 1].text in (".", "->") and src.block_of(i) is not None:
+            near = _names_near(src, t.line)
+            ranked = sorted((f for f in fields if f != t.text), key=lambda f: (-_likeness(f, t.text, f in near), f))
+            for name in ranked[:MAX_NAMES]:
+                yield Edit(t.start, t.text, name, Op.IDENTIFIER)
 
 
 def type_(src: Source) -> Iterator[Edit]:

@@ -125,7 +125,7 @@ def constant(src: Source) -> Iterator[Edit]:
 def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
     v = lit.value
     limit = (1 << lit.width) - 1 if lit.width else None
-    values = [v + 1, v - 1, 0, 1, 2 * v, v // 2]
+    values = [v + 1, v - 1] + ([v // 2] if v >= 2 else []) + [2 * v, 0, 1]
     if limit is not None:
         values += [limit]
         if lit.width is not None and lit.width <= MAX_FLIP_WIDTH:
@@ -150,22 +150,54 @@ def _is_one(token: Token, verilog: bool) -> bool:
 
 
 def bound(src: Source) -> Iterator[Edit]:
-    """The right side of a comparison one more or one less: `i < N` -> `i < N - 1`, `i < N - 1` -> `i < N`."""
+    """Off-by-one bounds and amounts: the right side of a comparison or a shift one more or one less
+    (`i < N` -> `i < N - 1`, `x << k` -> `x << (k - 1)`), and a `- 1` / `+ 1` term dropped anywhere."""
     for i, t in enumerate(src.tokens):
-        if t.kind is not Kind.PUNCT or t.text not in RELATIONAL:
+        if t.kind is not Kind.PUNCT:
             continue
-        if src.verilog and t.text == "<=" and is_assignment(src, i):
+        if t.text in ("+", "-") and src.is_binary(i) and (one := src.tok(i + 1)) is not None \
+                and _is_one(one, src.verilog) and _ends_term(src, i + 1):
+            yield from _drop_term(src, i)
+            continue
+        if t.text in _SHIFT_OPS and src.is_binary(i) and (end := src.operand_right(i)) is not None:
+            start, amount = src.span(i + 1, end)
+            if parse_literal(src.tokens[end], src.verilog) is None or end > i + 1:
+                yield Edit(start, amount, f"({amount} - 1)", Op.BOUND)
+                yield Edit(start, amount, f"({amount} + 1)", Op.BOUND)
+            continue
+        if t.text not in RELATIONAL or (src.verilog and t.text == "<=" and is_assignment(src, i)):
             continue
         end = src.expr_end(i + 1, _BOUND_STOPS)
         if end <= i:
             continue
         last, op = src.tokens[end], src.tok(end - 1)
         if end - 1 > i + 1 and op is not None and op.text in ("+", "-") and _is_one(last, src.verilog):
-            before = src.tokens[end - 2]
-            yield Edit(before.end, src.text[before.end:last.end], "", Op.BOUND)
-            continue
+            continue  # the dropped term above covers it
         yield Edit(last.end, "", " - 1", Op.BOUND)
         yield Edit(last.end, "", " + 1", Op.BOUND)
+
+
+_SHIFT_OPS = frozenset(["<<", ">>", "<<<", ">>>"])
+
+
+def _ends_term(src: Source, j: int) -> bool:
+    """Whether the `1` at token j ends its additive term (nothing binds tighter after it)."""
+    nxt = src.tok(j + 1)
+    return nxt is None or nxt.text in (")", "]", ";", ",", "}", "?", ":", "+", "-", "<", ">", "<=", ">=", "==",
+                                       "!=", "&&", "||", "<<", ">>", "&", "|", "^")
+
+
+def _drop_term(src: Source, i: int) -> Iterator[Edit]:
+    """`X - 1` -> `X`; a group that held only `(X - 1)` loses its parentheses too."""
+    before, one = src.tokens[i - 1], src.tokens[i + 1]
+    open_ = src.match.get(i + 2) if (close := src.tok(i + 2)) is not None and close.text == ")" else None
+    if open_ is not None and src.operand_left(i) == open_ + 1 and (head := src.tok(open_ - 1)) is not None \
+            and head.kind is not Kind.IDENT and head.text not in ("if", "while", "for"):
+        inner = src.span(open_ + 1, i - 1)[1]
+        yield Edit(src.tokens[open_].start, src.text[src.tokens[open_].start:src.tokens[i + 2].end], inner,
+                   Op.BOUND)
+        return
+    yield Edit(before.end, src.text[before.end:one.end], "", Op.BOUND)
 
 
 def index(src: Source) -> Iterator[Edit]:
