@@ -58,6 +58,11 @@ class HarnessProbe:
         return self._language.value
 
     @property
+    def reuses_objects(self) -> bool:
+        """Whether checks link harness objects compiled once instead of compiling them again."""
+        return self._prebuilt is not None and self._prebuilt.usable
+
+    @property
     def cpu_seconds(self) -> float:
         return self._counting.seconds
 
