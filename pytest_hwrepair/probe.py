@@ -36,7 +36,8 @@ class ProbeError(ValueError):
 class HarnessProbe:
     """The suite oracle of one (case, bug), as the search fixer may use it."""
 
-    def __init__(self, case: Case, bug: Bug, sandbox: Sandbox, ctx: OracleContext, jobs: int) -> None:
+    def __init__(self, case: Case, bug: Bug, sandbox: Sandbox, ctx: OracleContext, jobs: int, *,
+                 reuse_objects: bool = True) -> None:
         self._counting = CountingSandbox(sandbox)
         self._case, self._sandbox, self._ctx = case, self._counting, ctx
         self._buggy = case.buggy_files(bug)
@@ -45,6 +46,7 @@ class HarnessProbe:
         self._jobs = max(1, jobs)
         self._language = Language.of(case.target)
         self._build = c_build(case) if case.domain == "hls" else None
+        self._reuse = reuse_objects
         self._prebuilt: PrebuiltObjects | None = None
         self._warm = False
         self._lock = threading.Lock()
@@ -69,7 +71,7 @@ class HarnessProbe:
     def check(self, files: dict[str, str]) -> Verdict:
         text = self._candidate(files)
         oracle, extra = self._oracle, {}
-        if self._warm and self._build is not None:
+        if self._warm and self._reuse and self._build is not None:
             prebuilt = self._prebuilt_objects()
             if prebuilt is not None:
                 oracle, extra = prebuilt.oracle, prebuilt.objects

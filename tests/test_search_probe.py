@@ -102,7 +102,7 @@ def probe_for(case: Case, bug: str, cache: Path) -> HarnessProbe:
 def test_probe_takes_exactly_the_target_file(tmp_path: Path) -> None:
     case = heldout("clamp_sum")
     probe = probe_for(case, "SHFT-01", tmp_path)
-    with pytest.raises(ProbeError, match="exactly the target file 'clamp_sum.c', not 'extra.c'"):
+    with pytest.raises(ProbeError, match=r"exactly the target file 'clamp_sum\.c', not 'extra\.c'"):
         probe.check({case.target: "", "extra.c": ""})
     with pytest.raises(ProbeError, match="exactly the target file"):
         probe.check({})
