@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
+from pytest_hwrepair.cases import load_case
 from pytest_hwrepair.fixers import FixerError, FixerUnavailable, RepairTask
 from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions, parse_options
 from pytest_hwrepair.mutate import Op
+from pytest_hwrepair.results import patch_sha
 from pytest_hwrepair.settings import Settings
 from pytest_hwrepair.verdict import Verdict
 
-from .search_helpers import FakeProbe, failing, harness_verdict, heldout, search
+from .search_helpers import CORPUS, FakeProbe, failing, harness_verdict, heldout, search
 
 KERNEL = """\
 int kernel(int *a, int n) {
@@ -156,3 +159,16 @@ def test_search_repairs_held_out_cases(name: str, bug: str, tmp_path: Path) -> N
     text = candidate.files[case.target]
     assert text != case.buggy_files(case.bug(bug))[case.target]
     assert harness_verdict(case, bug, text, tmp_path / "cache").passed  # the harness agrees
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.parametrize(("task", "exact"), [("elementwise/gelu_bias", True), ("elementwise/vector_add", False)])
+def test_search_repairs_cuda_compile_errors_from_the_nvcc_log(task: str, exact: bool, tmp_path: Path) -> None:
+    case = load_case(CORPUS / "cuda" / task / "case.toml")
+    candidate = search(case, "COMPILE-01", tmp_path / "cache", budget=8)
+    assert candidate.metrics["suite_pass"] is True, candidate.raw
+    # gelu_bias: `__host__` -> `__device__` is the reference's fix; vector_add: `std::min<int>` -> `min`
+    # builds and clamps the stride, where the reference does not clamp it.
+    assert (patch_sha(candidate.files[case.target]) == patch_sha(case.files[case.target])) is exact
+    verdict = harness_verdict(case, "COMPILE-01", candidate.files[case.target], tmp_path / "cache")
+    assert verdict.passed or verdict.metrics.get("build") == "passed"

@@ -12,6 +12,7 @@ from ..mutate.tokens import Kind
 from .search_localize import Localisation
 
 NOISE = 0.35          # spread of the seeded perturbation of edit scores (samples differ by seed)
+PREFERRED_DECAY = 0.97  # log-guided repairs keep the order the log rules list them in
 DIVERSITY = 0.85      # each further edit of the same site weighs this much less: sites before variants
 PRIOR = {
     Op.RELATIONAL: 1.0, Op.BOUND: 1.0, Op.RESET: 1.0, Op.ARITHMETIC: 0.9, Op.LOGICAL: 0.9, Op.SHIFT: 0.9,
@@ -48,11 +49,16 @@ class Ranker:
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
 
-    def order(self, edits: list[Edit], limit: int) -> list[Edit]:
+    def order(self, edits: list[Edit], limit: int, preferred: list[Edit] | None = None) -> list[Edit]:
+        """The `limit` best edits; `preferred` (log-guided repairs, most specific first) keep their order."""
         rng = random.Random(self.seed)
+        rank = {e: n for n, e in enumerate(preferred or [])}
         scored = []
-        for e, nth in site_ranks(sorted(edits, key=lambda e: e.offset)):
+        for e, nth in site_ranks(sorted([*edits, *(preferred or [])], key=lambda e: e.offset)):
             noise = math.exp(NOISE * rng.gauss(0.0, 1.0))
+            if e in rank:  # the log rule chose the place: line weights do not apply
+                scored.append((-(self.prior(e) * PREFERRED_DECAY ** rank[e]), e))
+                continue
             score = self.loc.weight(self.line(e.offset)) * self.prior(e) * DIVERSITY ** nth * noise
             scored.append((-score, e))
         scored.sort(key=lambda s: (s[0], s[1]))

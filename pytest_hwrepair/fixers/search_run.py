@@ -158,11 +158,10 @@ class SearchRun:
     def _ranked(self, base: Tried, loc: Localisation, share: int = 1) -> list[Edit]:
         edits = candidate_edits(base.text, self.language, self.operators)
         broken = base.verdict.category in BUILD_FAILURES
-        if broken:
-            edits += syntax_edits(base.text, self.language, base.verdict.log_tail + "\n" + base.verdict.summary,
-                                  self.target)
+        guided = syntax_edits(base.text, self.language, base.verdict.log_tail + "\n" + base.verdict.summary,
+                              self.target) if broken else []
         ranker = Ranker(base.text, self.language, loc, self.seed * 7919 + len(base.edits), broken)
-        return ranker.order(edits, 2 * max(1, (self.budget.candidates - self.evaluated) // share))
+        return ranker.order(edits, 2 * max(1, (self.budget.candidates - self.evaluated) // share), guided)
 
     def _scan(self, base: Tried, edits: list[Edit]) -> tuple[Tried | None, list[Tried]]:
         """Validate edits in rank order, `jobs` at a time; the first passing one in rank order wins."""

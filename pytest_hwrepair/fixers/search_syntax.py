@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ..mutate import Edit, Language, Op, Source
 from ..mutate.ops_stmt import C_TYPE_ALTERNATIVES
-from ..mutate.tokens import C_KEYWORDS, VERILOG_KEYWORDS, Kind, Token
+from ..mutate.tokens import C_KEYWORDS, C_TYPES, VERILOG_KEYWORDS, Kind, Token
 from .search_localize import log_lines
 
 _QUOTED = re.compile(r"""['"`‘]([A-Za-z_][A-Za-z0-9_$]*)['"’]""")
@@ -94,7 +94,7 @@ def _names(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
             for word in difflib.get_close_matches(t.text, keywords, n=2, cutoff=0.7):
                 yield Edit(t.start, t.text, word, Op.SYNTAX)
         if t.text in quoted:
-            pool = [n for n in counts if n != t.text and n not in keywords]
+            pool = [n for n in counts if n != t.text and n not in keywords and n not in C_TYPES]
             for name in difflib.get_close_matches(t.text, pool, n=MAX_NAMES, cutoff=0.3):
                 yield Edit(t.start, t.text, name, Op.SYNTAX)
     missing = [q for q in quoted if q not in counts and q not in keywords]
