@@ -59,6 +59,7 @@ def test_first_passing_candidate_is_returned() -> None:
     candidate = fake_fixer(probe).repair(fake_task())
     assert "i < n;" in candidate.files["k.c"] and candidate.metrics["suite_pass"] is True
     assert candidate.metrics["candidates"] == len(probe.checks) < 400
+    assert candidate.metrics["full_checks"] + candidate.metrics["syntax_rejected"] == len(probe.checks)
 
 
 def test_budget_exhausted_returns_the_best_failing_candidate() -> None:

@@ -181,14 +181,17 @@ class SearchRun:
             self.evaluated += len(batch)
             jobs = [self.pool.submit(self._evaluate, text, (*base.edits, edit), edit.operator in RISKY)
                     for text, edit in batch]
-            for (_, edit), job in zip(batch, jobs):
+            found: Tried | None = None
+            for (_, edit), job in zip(batch, jobs):  # every judged candidate is logged, in rank order
                 tried = job.result()
                 tried.notes = (*base.notes, edit.describe(base.text))
                 self._log(tried, tried.notes[-1])
-                if goal(tried.verdict):
-                    return tried, improved
-                if tried.fitness > base.fitness:
+                if found is None and goal(tried.verdict):
+                    found = tried
+                elif tried.fitness > base.fitness:
                     improved.append(tried)
+            if found is not None:
+                return found, improved
         return None, improved
 
     def _exhausted(self) -> bool:
