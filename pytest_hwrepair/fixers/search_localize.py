@@ -14,6 +14,7 @@ from ..mutate.tokens import Kind
 from ..verdict import Category, Verdict
 
 COLD = 0.05          # weight of a line the failing run never executed (or outside every slice)
+NEUTRAL = 0.6        # weight of a line coverage says nothing about (a declaration)
 LOG_NEIGHBOURS = (1.0, 0.6, 0.3)
 _LOG_LINE = (r"{name}:(\d+)",          # gcc, iverilog, verilator ("file.v:12:5:")
              r"{name}\((\d+)\)")        # nvcc ("solution.cu(22): error")
@@ -62,15 +63,17 @@ def from_log(log: str, target: str) -> Localisation | None:
 
 
 def from_coverage(counts: dict[int, int], hang: bool) -> Localisation:
-    """Executed lines are suspicious; after a hang, the hottest lines most of all."""
+    """Executed lines are suspicious, never-executed ones hardly; after a hang, the hottest lines most of all.
+    Lines gcov does not count (declarations, braces) stay neutral: widths and missing initialisers live there."""
     top = max(counts.values(), default=0)
     weights: dict[int, float] = {}
     for line, count in counts.items():
         if count <= 0:
+            weights[line] = COLD
             continue
         heat = math.log1p(count) / math.log1p(top) if top > 0 else 0.0
         weights[line] = 0.5 + 0.5 * heat if hang else 1.0
-    return Localisation(weights, COLD, "coverage")
+    return Localisation(weights, NEUTRAL, "coverage")
 
 
 def from_slice(text: str, output: str) -> Localisation | None:
