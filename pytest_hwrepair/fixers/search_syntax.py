@@ -16,6 +16,7 @@ _NO_SEMI_AFTER = frozenset(["{", "}", ";", "begin", "end", "else", "endcase", "e
 _END_WORDS = ("end", "endcase", "endmodule")
 END_REACH = 8
 MAX_NAMES = 5
+MAX_CLOSERS = 12
 
 
 def syntax_edits(text: str, language: Language, log: str, target: str) -> list[Edit]:
@@ -50,10 +51,12 @@ def _missing_tokens(src: Source, line: int) -> Iterator[Edit]:
         if toks and toks[-1][1].text not in _NO_SEMI_AFTER:
             yield Edit(toks[-1][1].end, "", ";", Op.SYNTAX)
     toks = _line_tokens(src, line)
-    opens = sum(t.text == "(" for _, t in toks) - sum(t.text == ")" for _, t in toks)
-    if opens > 0 and toks:
-        semi = next((t for _, t in reversed(toks) if t.text == ";"), None)
-        yield Edit(semi.start if semi else toks[-1][1].end, "", ")", Op.SYNTAX)
+    unmatched = [k for k, (i, t) in enumerate(toks) if t.text == "(" and i not in src.match]
+    if unmatched:  # a `)` after each token that follows the unclosed `(`, from the end of the line back
+        after = [t for _, t in toks[unmatched[-1] + 1:]]
+        ends = [t.end for t in after if t.text != ";"]
+        for end in reversed(ends[-MAX_CLOSERS:]):
+            yield Edit(end, "", ")", Op.SYNTAX)
 
 
 def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:

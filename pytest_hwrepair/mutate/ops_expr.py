@@ -140,6 +140,31 @@ def swap(src: Source) -> Iterator[Edit]:
                 yield _swap_spans(src, a, b, Op.SWAP)
         if src.verilog and t.text == "{" and i in src.match:
             yield from _concat_swap(src, i)
+        if t.text == "[" and t.kind is Kind.PUNCT and i in src.match:
+            yield from _swap_names(src, i + 1, src.match[i] - 1)
+    for stmt in src.statements:
+        if stmt.last - stmt.first <= MAX_SWAP_TOKENS:
+            yield from _swap_names(src, stmt.first, stmt.last)
+
+
+MAX_SWAP_TOKENS = 40
+MAX_SWAP_PAIRS = 15
+
+
+def _swap_names(src: Source, first: int, last: int) -> Iterator[Edit]:
+    """Two names exchanged within a subscript or a statement: `f[fr * N + fc]` -> `f[fc * N + fr]`."""
+    names = [k for k in range(first, last + 1) if src.tokens[k].kind is Kind.IDENT
+             and (nxt := src.tok(k + 1)) is not None and nxt.text != "("
+             and (prev := src.tok(k - 1)) is not None and prev.text not in (".", "->")]
+    counts: dict[str, int] = {}
+    for k in names:
+        counts[src.tokens[k].text] = counts.get(src.tokens[k].text, 0) + 1
+    once = [k for k in names if counts[src.tokens[k].text] == 1]
+    pairs = [(a, b) for n, a in enumerate(once) for b in once[n + 1:]][:MAX_SWAP_PAIRS]
+    for a, b in pairs:
+        ta, tb = src.tokens[a], src.tokens[b]
+        middle = src.text[ta.end:tb.start]
+        yield Edit(ta.start, src.text[ta.start:tb.end], tb.text + middle + ta.text, Op.SWAP)
 
 
 def _concat_swap(src: Source, i: int) -> Iterator[Edit]:

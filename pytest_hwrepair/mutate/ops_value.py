@@ -120,6 +120,9 @@ def constant(src: Source) -> Iterator[Edit]:
                 yield token_edit(src, i, new, Op.CONSTANT)
         if not src.verilog and lit.base == "" and _next_to_division(src, i):
             yield token_edit(src, i, f"{lit.value}.0", Op.CONSTANT)
+        if not src.verilog and lit.value in (0, 1):
+            for name in _named_constants(src, i):
+                yield token_edit(src, i, name, Op.CONSTANT)
 
 
 def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
@@ -137,6 +140,24 @@ def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
             continue
         out.append(value)
     return out
+
+
+_MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _named_constants(src: Source, i: int) -> list[str]:
+    """ALL-CAPS names (macros, enumerators) of the same function, nearest first: a zeroed constant's value."""
+    block = src.block_of(i)
+    if block is None:
+        return []
+    found = sorted((abs(k - i), src.tokens[k].text) for k in range(block[0], block[1])
+                   if src.tokens[k].kind is Kind.IDENT and _MACRO.match(src.tokens[k].text)
+                   and src.tokens[k + 1].text != "(")
+    names: list[str] = []
+    for _, name in found:
+        if name not in names:
+            names.append(name)
+    return names[:POOL]
 
 
 def _next_to_division(src: Source, i: int) -> bool:
