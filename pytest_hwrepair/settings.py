@@ -79,7 +79,8 @@ class Settings:
     search_seconds: float = opt(180.0, "search fixer: wall seconds per sample at most")
     search_operators: str | None = opt(None, "search fixer: operator families to use, comma separated "
                                        "(default: all; see pytest_hwrepair/mutate)", metavar="OPS")
-    search_climb: bool = opt(True, "search fixer: stack improving edits when no single edit passes", header=False)
+    search_no_climb: bool = opt(False, "search fixer: try single edits only, never stack improving ones",
+                                header=False)
     # Model fixers (claude, openai): fixers/llm.py.
     claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL",
                             header=False)

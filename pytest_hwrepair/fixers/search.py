@@ -40,7 +40,7 @@ class SearchOptions:
 def parse_options(arg: str | None, settings: Settings) -> SearchOptions:
     """`--hwrepair-search-*` settings, overridden by `--fixer=search:budget=N,seconds=S,operators=a+b,climb=no`."""
     values: dict[str, str] = {"budget": str(settings.search_budget), "seconds": str(settings.search_seconds),
-                              "operators": settings.search_operators or "", "climb": str(settings.search_climb)}
+                              "operators": settings.search_operators or "", "climb": str(not settings.search_no_climb)}
     for part in (arg or "").split(","):
         if not part.strip():
             continue
