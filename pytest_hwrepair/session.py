@@ -14,9 +14,10 @@ from . import __version__
 from .cases import Bug, Case
 from .corpus import Corpus
 from .domains import domain_of
-from .fixers import Fixer, FixerContext, make_fixers
+from .fixers import Fixer, FixerContext, RepairTask, SuiteProbe, make_fixers
 from .gates import Gate, gate_problem, parse_gate
 from .oracles import OracleContext, OracleOptions
+from .probe import HarnessProbe
 from .results import RunDir, new_run_dir, now
 from .run import Harness
 from .sample import ProtocolConfig, Sample
@@ -57,16 +58,22 @@ class Run:
         config = ProtocolConfig(settings.input, settings.iterations, settings.history, settings.feedback, settings.seed)
         finished = run.finished(retry_errors=settings.retry_errors)
         corpus = Corpus(config, finished)
-        fixers = make_fixers(settings.fixer, FixerContext(settings, run.path, cache, corpus))
+        sandbox = make_sandbox(settings, run.path)
+        oracle_ctx = OracleContext(cache, Limits(), OracleOptions.from_settings(settings))
+
+        def probe(task: RepairTask) -> SuiteProbe:
+            """The suite oracle of one task for a fixer that validates its own candidates: never the case."""
+            case = corpus.case_of(task)
+            return HarnessProbe(case, case.bug(task.bug), sandbox, oracle_ctx, settings.oracle_jobs)
+
+        fixers = make_fixers(settings.fixer, FixerContext(settings, run.path, cache, corpus, probe=probe))
         declared = {label: (f.name, f.deterministic) for label, f in fixers.items()}
         for gate in gates:  # checked before the first item runs, not after the whole run
             problem = gate_problem(gate, declared, settings.samples)
             if problem:
                 raise SettingsError(problem)
-        harness = Harness(run, OracleContext(cache, Limits(), OracleOptions.from_settings(settings)), config, finished,
-                          verdict_cache=not settings.no_verdict_cache)
-        return cls(settings, run, harness, fixers, make_sandbox(settings, run.path), corpus,
-                   strict or settings.strict, is_worker, gates)
+        harness = Harness(run, oracle_ctx, config, finished, verdict_cache=not settings.no_verdict_cache)
+        return cls(settings, run, harness, fixers, sandbox, corpus, strict or settings.strict, is_worker, gates)
 
     def protocol_for(self, case: Case) -> RepairProtocol:
         if self.settings.protocol != "auto":

@@ -81,6 +81,13 @@ class Settings:
     timing_runs: int = opt(5, "cuda: timed runs per candidate and reference (after a warm-up)")
     strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
     seed: int = opt(0, "base seed given to fixers and random stimuli")
+    # The search fixer: fixers/search.py (`--fixer search:budget=N,...` overrides these).
+    search_budget: int = opt(200, "search fixer: candidates evaluated per sample at most")
+    search_seconds: float = opt(180.0, "search fixer: wall seconds per sample at most")
+    search_operators: str | None = opt(None, "search fixer: operator families to use, comma separated "
+                                       "(default: all; see pytest_hwrepair/mutate)", metavar="OPS")
+    search_no_climb: bool = opt(False, "search fixer: try single edits only, never stack improving ones",
+                                header=False)
     # Model fixers (claude, openai): fixers/llm.py.
     claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL",
                             header=False)

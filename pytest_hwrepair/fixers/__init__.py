@@ -13,6 +13,8 @@ from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, F
 from .command import CommandFixer
 from .control import NoopFixer, ReferenceFixer, ReplayFixer
 from .llm import make_model_fixer
+from .search import SearchFixer, parse_options
+from .search_probe import ProbeFactory, SuiteProbe
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 
@@ -47,6 +49,10 @@ def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
     return make_model_fixer("openai", arg, ctx)
 
 
+def _search(arg: str | None, ctx: FixerContext) -> Fixer:
+    return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
+
+
 BUILTIN: dict[str, FixerFactory] = {
     "reference": _reference,
     "noop": _noop,
@@ -54,6 +60,7 @@ BUILTIN: dict[str, FixerFactory] = {
     "cmd": _cmd,
     "claude": _claude,
     "openai": _openai,
+    "search": _search,
 }
 
 
@@ -98,5 +105,6 @@ def fixer_config(fixer: Fixer) -> dict[str, Any]:
     return dict(fixer.config) or {"name": fixer.name}
 
 
-__all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "RepairTask",
-           "Usage", "fixer_config", "make_fixers", "registry", "split_spec"]
+__all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable",
+           "ProbeFactory", "RepairTask", "SuiteProbe", "Usage", "fixer_config", "make_fixers", "registry",
+           "split_spec"]

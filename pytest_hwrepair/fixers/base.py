@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..settings import Settings
+
+if TYPE_CHECKING:
+    from .search_probe import ProbeFactory
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,7 @@ class Candidate:
     cached: bool = False
     logs: dict[str, str] = field(default_factory=dict)
     retries: dict[str, int] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)  # the fixer's own cost figures (search: candidates)
 
 
 class Fixer(Protocol):
@@ -133,6 +137,8 @@ class FixerContext:
     cache_dir: Path
     corpus: Corpus
     label: str = ""  # the fixer's label in node ids (`--fixer LABEL=SPEC`, default the kind)
+    # The suite oracle of one task, for fixers that validate their own candidates (`search`).
+    probe: ProbeFactory | None = None
 
 
 class FixerError(Exception):
