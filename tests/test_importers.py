@@ -15,13 +15,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_hwrepair.cli import main
-from pytest_hwrepair.importers import BUILTIN, ImporterError, registry
+from pytest_hwrepair.importers import BUILTIN, ImporterError, Reason, chrysalis, registry
 from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
-from pytest_hwrepair.importers.chrysalis_specs import load_selection, unwrap
+from pytest_hwrepair.importers.chrysalis import place
+from pytest_hwrepair.importers.chrysalis_specs import load_selection, load_specs, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt
+from pytest_hwrepair.importers.hls_programs import chstone
 from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
+from pytest_hwrepair.validate import BugCheck
 
 DATA = Path(__file__).parent / "data" / "importers"
 
@@ -97,6 +100,25 @@ def test_of_two_specs_making_the_same_edit_the_one_that_passes_its_check_is_kept
     entries = log(imported)
     assert entries["chstone/double_it/MLU"]["status"] == "accepted"
     assert entries["chstone/double_it/INF"]["detail"] == "the same edit as chstone/double_it/MLU"
+
+
+def test_instance_whose_second_check_disagrees_is_not_repeatable(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    specs, _ = load_specs(DATA / "chrysalis")
+    edits, _ = place([s for s in specs if s.source == "chstone/sum_all/ZERO"], {"chstone": chstone(DATA / "chstone")})
+    said = iter(["accepted", "rejected"])
+
+    def flaky(paths: list[Path], **_: object) -> dict[tuple[str, str], BugCheck]:
+        path = next(Path(paths[0]).rglob("case.toml"))
+        status = next(said)
+        return {(str(path), "ZERO-01"): BugCheck(str(path), "ZERO-01", status, "" if status == "accepted" else
+                                                 "bug not observable: the buggy version passes")}
+
+    monkeypatch.setattr(chrysalis, "two_sided", flaky)
+    [entry] = chrysalis.checked(tmp_path / "out", edits, 1, tmp_path / "cache")
+    assert (entry.status.value, entry.reason) == ("rejected", Reason.NOT_REPEATABLE)
+    assert entry.detail == "not repeatable: accepted once, then rejected: bug not observable: the buggy version passes"
+    assert not (tmp_path / "out").exists()
 
 
 def test_snippet_twice_in_its_function_is_ambiguous_even_if_unique_elsewhere(imported: Path) -> None:

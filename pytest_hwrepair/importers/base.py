@@ -44,6 +44,7 @@ class Reason(enum.StrEnum):
     COMPILE_ERROR = "compile error"
     NOT_OBSERVABLE = "not observable"
     INF_NO_HANG = "INF does not hang"
+    NOT_REPEATABLE = "not repeatable"
     HARNESS_ERROR = "harness error"
 
 

@@ -15,6 +15,7 @@ _REASONS = (
     ("bug not observable", Reason.NOT_OBSERVABLE),
     ("INF bug does not fail by timeout", Reason.INF_NO_HANG),
     ("injected program does not compile", Reason.COMPILE_ERROR),
+    ("not repeatable", Reason.NOT_REPEATABLE),
 )
 
 

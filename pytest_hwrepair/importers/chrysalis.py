@@ -98,20 +98,34 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
 
 
 def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path) -> list[Entry]:
-    """Check every edit two-sided in a scratch directory, then write one of each duplicate group (one
-    that passed, if any) and only what passed to `out`."""
-    with tempfile.TemporaryDirectory(prefix="hwrepair-import-") as tmp:
-        staged = Path(tmp)
-        placed = write_cases(staged, edits, keep=None)
-        checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
-    verdicts = {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
+    """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
+    behaviour and a loaded machine can make one run pass); then write one of each duplicate group
+    (one that passed, if any) and only what passed both checks to `out`."""
+    verdicts = check_in_scratch(edits, jobs, cache_dir)
 
     def passed(edit: Edit) -> bool:
         found = verdicts.get(edit.spec.source)
         return found is not None and found.status == "accepted"
 
+    again = check_in_scratch([e for e in edits if passed(e)], jobs, cache_dir)
+    for source, second in again.items():
+        first = verdicts[source]
+        if first is not None and (second is None or second.status != "accepted"):
+            said = f"{second.status}: {second.reason}" if second else "no verdict"
+            verdicts[source] = replace(first, status="rejected", reason=f"not repeatable: accepted once, then {said}")
     kept, dupes = dedupe(edits, passed)
     return dupes + write_cases(out, kept, keep=verdicts.get)
+
+
+def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> dict[str, BugCheck | None]:
+    """validate's verdict per spec, for the edits written as cases into a scratch directory."""
+    if not edits:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="hwrepair-import-") as tmp:
+        staged = Path(tmp)
+        placed = write_cases(staged, edits, keep=None)
+        checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
+    return {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
 
 
 Keep = Callable[[str], BugCheck | None]
