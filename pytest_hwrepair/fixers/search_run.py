@@ -126,9 +126,9 @@ class SearchRun:
         found, improved = self._scan(base, self._ranked(base, loc))
         if found is not None or not self.climb:
             return found or self._best(base, improved)
-        return self._climb(base, improved)
+        return self._climb(base, improved, loc)
 
-    def _climb(self, base: Tried, improved: list[Tried]) -> Tried:
+    def _climb(self, base: Tried, improved: list[Tried], first: Localisation) -> Tried:
         best = self._best(base, improved)
         frontier = sorted(improved, key=lambda t: -t.fitness)[:CLIMB_BASES]
         for _ in range(CLIMB_DEPTH - 1):
@@ -137,6 +137,8 @@ class SearchRun:
                 if self._exhausted():
                     return best
                 loc = localise(start.text, self.target, start.verdict, None)
+                if loc.method == "uniform":  # no new evidence: keep the first run's coverage
+                    loc = first
                 found, better = self._scan(start, self._ranked(start, loc, share=len(frontier)))
                 if found is not None:
                     return found
