@@ -18,6 +18,7 @@ from .search_probe import SuiteProbe
 from .search_rank import Ranker
 from .search_syntax import syntax_edits
 
+WALL_FACTOR = 5       # a search stops after this many times its CPU budget in wall seconds, whatever the load
 CLIMB_DEPTH = 3       # edits stacked at most
 CLIMB_BASES = 3       # improving candidates a climb starts from
 # Edits that can break the build get the syntax-only pass first; the others go straight to the oracle.
@@ -115,7 +116,7 @@ class SearchRun:
             best = base
             if not goal(base.verdict):
                 best = self._search(base)
-        cpu = _cpu() + self.probe.cpu_seconds - self.cpu0
+        cpu = self.cpu_used()
         return SearchResult(best, goal(best.verdict), self.evaluated, self.syntax_rejected, self.full_checks,
                             time.monotonic() - self.start, cpu, self.localisation, self.trail)
 
@@ -197,8 +198,13 @@ class SearchRun:
         return None, improved
 
     def _exhausted(self) -> bool:
-        return (self.evaluated >= self.budget.candidates
-                or time.monotonic() - self.start >= self.budget.seconds)
+        """Out of candidates or CPU seconds (load-independent), or past the wall-clock safety net."""
+        return (self.evaluated >= self.budget.candidates or self.cpu_used() >= self.budget.seconds
+                or time.monotonic() - self.start >= WALL_FACTOR * self.budget.seconds)
+
+    def cpu_used(self) -> float:
+        """CPU seconds of this search: the fixer's process and every sandboxed step of its probe."""
+        return _cpu() + self.probe.cpu_seconds - self.cpu0
 
     def _evaluate(self, text: str, edits: tuple[Edit, ...], syntax: bool) -> Tried:
         """Runs on a pool thread: the syntax-only pass where asked, then the suite oracle."""
