@@ -83,7 +83,8 @@ class Settings:
     seed: int = opt(0, "base seed given to fixers and random stimuli")
     # The search fixer: fixers/search.py (`--fixer search:budget=N,...` overrides these).
     search_budget: int = opt(200, "search fixer: candidates evaluated per sample at most")
-    search_seconds: float = opt(180.0, "search fixer: wall seconds per sample at most")
+    search_seconds: float = opt(180.0, "search fixer: CPU seconds per sample at most (its own and its candidates'; "
+                                "wall time stops at 5x)")
     search_operators: str | None = opt(None, "search fixer: operator families to use, comma separated "
                                        "(default: all; see pytest_hwrepair/mutate)", metavar="OPS")
     search_no_climb: bool = opt(False, "search fixer: try single edits only, never stack improving ones",

@@ -4,7 +4,8 @@ It localises the fault from what a developer observes (coverage of the failing r
 log, the differing RTL output), ranks single edits from the benchmark's bug taxonomies, validates
 them with the suite oracle through the harness's probe, and stacks improving edits when no single
 one passes. It never sees the case, its golden files or the strong oracle. Samples differ by seed;
-the same seed gives the same patch (unless the seconds budget cuts a search short).
+the same seed gives the same patch. The seconds budget counts CPU seconds, so a busy machine makes a
+search slower, not different (unless the wall-clock safety net of 5x the budget cuts it short).
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from .base import Candidate, FixerError, FixerUnavailable, RepairTask
 from .search_probe import ProbeFactory
 from .search_run import Budget, SearchResult, SearchRun
 
-VERSION = 1  # part of the sample key: a changed search gives new keys
+VERSION = 2  # part of the sample key: a changed search gives new keys
 
 
 @dataclass(frozen=True)
 class SearchOptions:
-    """Budget per sample (candidates, wall seconds), operator families, and whether edits are stacked."""
+    """Budget per sample (candidates, CPU seconds), operator families, and whether edits are stacked."""
 
     budget: int = 200
     seconds: float = 180.0

@@ -18,6 +18,7 @@ from .search_probe import SuiteProbe
 from .search_rank import Ranker
 from .search_syntax import syntax_edits
 
+WALL_FACTOR = 5       # a search stops after this many times its CPU budget in wall seconds, whatever the load
 CLIMB_DEPTH = 3       # edits stacked at most
 CLIMB_BASES = 3       # improving candidates a climb starts from
 # Edits that can break the build get the syntax-only pass first; the others go straight to the oracle.
@@ -87,8 +88,9 @@ def _progress(verdict: Verdict) -> float:
 
 
 def _cpu() -> float:
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    """This process's own CPU seconds; the sandboxed steps are the probe's count (children would count twice)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
 class SearchRun:
@@ -115,7 +117,7 @@ class SearchRun:
             best = base
             if not goal(base.verdict):
                 best = self._search(base)
-        cpu = _cpu() + self.probe.cpu_seconds - self.cpu0
+        cpu = self.cpu_used()
         return SearchResult(best, goal(best.verdict), self.evaluated, self.syntax_rejected, self.full_checks,
                             time.monotonic() - self.start, cpu, self.localisation, self.trail)
 
@@ -126,9 +128,9 @@ class SearchRun:
         found, improved = self._scan(base, self._ranked(base, loc))
         if found is not None or not self.climb:
             return found or self._best(base, improved)
-        return self._climb(base, improved)
+        return self._climb(base, improved, loc)
 
-    def _climb(self, base: Tried, improved: list[Tried]) -> Tried:
+    def _climb(self, base: Tried, improved: list[Tried], first: Localisation) -> Tried:
         best = self._best(base, improved)
         frontier = sorted(improved, key=lambda t: -t.fitness)[:CLIMB_BASES]
         for _ in range(CLIMB_DEPTH - 1):
@@ -137,6 +139,8 @@ class SearchRun:
                 if self._exhausted():
                     return best
                 loc = localise(start.text, self.target, start.verdict, None)
+                if loc.method == "uniform":  # no new evidence: keep the first run's coverage
+                    loc = first
                 found, better = self._scan(start, self._ranked(start, loc, share=len(frontier)))
                 if found is not None:
                     return found
@@ -195,8 +199,13 @@ class SearchRun:
         return None, improved
 
     def _exhausted(self) -> bool:
-        return (self.evaluated >= self.budget.candidates
-                or time.monotonic() - self.start >= self.budget.seconds)
+        """Out of candidates or CPU seconds (load-independent), or past the wall-clock safety net."""
+        return (self.evaluated >= self.budget.candidates or self.cpu_used() >= self.budget.seconds
+                or time.monotonic() - self.start >= WALL_FACTOR * self.budget.seconds)
+
+    def cpu_used(self) -> float:
+        """CPU seconds of this search: the fixer's process and every sandboxed step of its probe."""
+        return _cpu() + self.probe.cpu_seconds - self.cpu0
 
     def _evaluate(self, text: str, edits: tuple[Edit, ...], syntax: bool) -> Tried:
         """Runs on a pool thread: the syntax-only pass where asked, then the suite oracle."""
