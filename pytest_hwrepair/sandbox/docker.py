@@ -38,8 +38,8 @@ from typing import Any
 from . import docker_agent
 from . import docker_images as images
 from .base import Execution, Limits
+from .docker_agent import ENV_SEPARATOR, SIZE, decode_meta, encode_meta
 from .docker_agent import HEADER as RECORD
-from .docker_agent import SIZE, decode_meta, encode_meta
 from .slots import Slots
 
 LABEL_RUN = "org.hwrepair.run"
@@ -68,7 +68,8 @@ SCRATCH_SIZE = 512 << 20
 ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": "/sandbox/ws", "TMPDIR": "/tmp"}
 MODES = ("worker", "sample")
 # Denied on top of what a non-root user without capabilities may do anyway: kernel attack surface
-# (user namespaces, keyrings, bpf, io_uring, perf, userfaultfd) and privileged operations. Everything
+# (user namespaces, keyrings, bpf, io_uring, perf, userfaultfd), privileged operations, and ptrace and
+# cross-process memory access (a step must not take over the agent, which runs as the same user). Everything
 # else is allowed, `personality` included: candidates run with address-space randomisation off, which
 # the engine's default profile forbids.
 DENIED_SYSCALLS = (
@@ -76,7 +77,8 @@ DENIED_SYSCALLS = (
     "finit_module", "fsconfig", "fsmount", "fsopen", "fspick", "get_kernel_syms", "init_module", "io_uring_enter",
     "io_uring_register", "io_uring_setup", "ioperm", "iopl", "kexec_file_load", "kexec_load", "keyctl",
     "lookup_dcookie", "mount", "mount_setattr", "move_mount", "name_to_handle_at", "nfsservctl",
-    "open_by_handle_at", "open_tree", "perf_event_open", "pivot_root", "query_module", "quotactl", "reboot",
+    "open_by_handle_at", "open_tree", "perf_event_open", "pivot_root", "process_vm_readv", "process_vm_writev",
+    "ptrace", "query_module", "quotactl", "reboot",
     "request_key", "setns", "settimeofday", "swapoff", "swapon", "_sysctl", "sysfs", "umount", "umount2",
     "unshare", "uselib", "userfaultfd", "ustat", "vm86", "vm86old", "vhangup",
 )
@@ -258,6 +260,7 @@ class Spec:
     file_size: int
     cuda_home: str | None = None
     workdir: str | None = None  # container-per-sample mode: the sample's workspace
+    mounts: tuple[str, ...] = ()  # host paths shown read-only at their own path (cmd: agents)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,7 +486,8 @@ class DockerSandbox:
         archive = pack_workspace(workdir)
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
-                "output": str(limits.output), "copy_limit": str(limits.file_size)}
+                "output": str(limits.output), "copy_limit": str(limits.file_size),
+                "env": ENV_SEPARATOR.join(f"{k}={v}" for k, v in limits.env)}
         deadline = time.monotonic() + timeout + self.api_timeout
         reply = self._step(spec, meta, archive, deadline, timeout)
         apply_changes(workdir, reply.archive, reply.deleted)
@@ -515,10 +519,14 @@ class DockerSandbox:
         raise AssertionError("unreachable")
 
     def spec_for(self, limits: Limits, workdir: Path) -> Spec:
+        if limits.mounts and not _local_engine():
+            raise DockerSandboxError("read-only mounts (--hwrepair-agent-mount) need a local Docker engine: "
+                                     f"DOCKER_HOST is {os.environ.get('DOCKER_HOST')}")
         toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
         return Spec(images.image_tag(toolchain), toolchain, limits.memory, limits.processes, limits.network,
                     limits.gpu and self.gpus, self.cpus, limits.file_size,
-                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None)
+                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None,
+                    limits.mounts)
 
     def _take(self, spec: Spec) -> Container:
         retired: list[Container] = []
@@ -588,8 +596,11 @@ class DockerSandbox:
             kwargs["nano_cpus"] = int(spec.cpus * 1e9)
         if spec.gpu:
             kwargs["device_requests"] = [docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])]
+        mounts = [docker.types.Mount(path, path, type="bind", read_only=True) for path in spec.mounts]
         if spec.cuda_home:
-            kwargs["mounts"] = [docker.types.Mount("/usr/local/cuda", spec.cuda_home, type="bind", read_only=True)]
+            mounts.append(docker.types.Mount("/usr/local/cuda", spec.cuda_home, type="bind", read_only=True))
+        if mounts:
+            kwargs["mounts"] = mounts
         return self.api.create_host_config(**kwargs)  # type: ignore[no-any-return]
 
     @contextlib.contextmanager
