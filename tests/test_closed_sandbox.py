@@ -14,9 +14,6 @@ from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.sandbox.cgroup import Cgroups, own_path
 from pytest_hwrepair.sandbox.local import LocalSandbox
 
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
-pytestmark = needs_bwrap
-
 
 @pytest.fixture
 def ws() -> Iterator[Path]:
@@ -26,6 +23,8 @@ def ws() -> Iterator[Path]:
 
 
 def run(ws: Path, argv: str, timeout: float = 30, **limits: object) -> Execution:
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap is not installed")
     return LocalSandbox(None, isolate=True).run(ws, argv, timeout=timeout, limits=Limits(**limits))  # type: ignore[arg-type]
 
 
@@ -158,3 +157,14 @@ def test_cgroup_v1_is_the_fallback(tmp_path: Path) -> None:
 def test_own_cgroup_paths_are_read_per_controller() -> None:
     text = "12:pids:/x\n4:memory,foo:/y/z\n0::/unified\n"
     assert own_path("pids", text) == "/x" and own_path("memory", text) == "/y/z" and own_path("", text) == "/unified"
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_without_bubblewrap_the_same_transfer_runs_in_a_private_scratch_directory(ws: Path) -> None:
+    (ws / "in.txt").write_text("in\n")
+    ex = LocalSandbox(None, isolate=False).run(ws, "cat in.txt > out.txt; pwd; ln -s /etc/passwd link",
+                                               timeout=20, limits=Limits())
+    assert ex.returncode == 0, ex.tail()
+    assert (ws / "out.txt").read_text() == "in\n" and not (ws / "link").is_symlink()
+    scratch = Path(ex.stdout.strip())
+    assert scratch != ws and not scratch.exists()

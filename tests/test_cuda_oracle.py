@@ -22,6 +22,7 @@ from pytest_hwrepair.oracles.cuda_checks import (
     parse_timing,
 )
 from pytest_hwrepair.oracles.cuda_classify import CudaCategory, Stage, StepLog
+from pytest_hwrepair.oracles.cuda_result import RESULT_FILE
 from pytest_hwrepair.oracles.cuda_screen import clean
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.verdict import Category, Outcome
@@ -117,6 +118,7 @@ class FakeSandbox:
             return Execution(argv, 1, self.reference_run_text, "", 0.5)
         index = min(self.runs(who) - 1, len(self.candidate_ms) - 1)
         ms = self.reference_ms if is_reference else self.candidate_ms[index]
+        (workdir / RESULT_FILE).write_text(result_file(ms))  # what the harness-owned test records
         return Execution(argv, 0, f"Kernel time: {ms:.4f} ms\nPASSED\n", "", 0.5)
 
     def runs(self, who: str) -> int:
@@ -124,6 +126,11 @@ class FakeSandbox:
 
     def builds(self) -> list[str]:
         return [argv for _, argv, _ in self.calls if argv.startswith("nvcc") and " -E " not in argv]
+
+
+def result_file(ms: float, got: float = 2.0, want: float = 2.0, bad: int = 0) -> str:
+    return (f"hwrepair-result 1\ncheck 3 {bad} 0x0p+0 0x0p+0 1 x\nf 0 {got.hex()} {want.hex()}\n"
+            f"time {ms.hex()}\nend {bad}\n")
 
 
 GPU = GpuInfo("NVIDIA H200", 90, "GPU-1234", "580.1", "13.0")

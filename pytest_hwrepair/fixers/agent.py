@@ -78,6 +78,9 @@ def passed_env(names: list[str]) -> list[tuple[str, str]]:
             raise FixerError(f"--hwrepair-agent-env {name!r}: not a variable name (letters, digits, _)")
         if name not in os.environ:
             raise FixerError(f"--hwrepair-agent-env {name}: not set in this environment")
+        if "\x1e" in os.environ[name]:
+            raise FixerError(f"--hwrepair-agent-env {name}: its value holds a \\x1e control character, "
+                             "which the docker sandbox uses as a separator")
         pairs.append((name, os.environ[name]))
     return pairs
 

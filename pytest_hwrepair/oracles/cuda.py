@@ -48,6 +48,8 @@ from .cuda_checks import (
     speedup_metrics,
 )
 from .cuda_classify import Classification, CudaCategory, Stage, StepLog, classify
+from .cuda_reader import ResultReader
+from .cuda_result import RESULT_CAP, RESULT_FILE, TestResult, parse_result, same_expectations
 from .cuda_screen import candidate_part, directive_violation, preprocess_commands, screen_preprocessed
 
 SOURCE_CAP = 1 << 20
@@ -253,12 +255,15 @@ class CudaOracle:
 
     def runtime(self, workspace: Path, sandbox: Sandbox, gpu: GpuInfo) -> Verdict:
         executions: list[Execution] = []
+        results = ResultReader(workspace)
 
         def run_once() -> StepLog:
+            results.clear()
             executions.append(self.step(sandbox, workspace, Stage.RUN))
             return step_log(Stage.RUN, executions[-1])
 
-        result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target)
+        result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target,
+                         read=results.read)
         seconds = {"run": sum(ex.duration for ex in executions)}
         if not result.passed:
             found = result.classification
@@ -272,9 +277,14 @@ class CudaOracle:
             return (Verdict.ok("test passed (the task declares no timing)", metrics={
                 "cuda_category": CudaCategory.PASSED.value, "speedup": None})).with_durations(seconds)
         try:
-            reference = self.reference_timing(sandbox, gpu)
+            reference, expected = self.reference_timing(sandbox, gpu)
         except RuntimeError as exc:
             return Verdict.error(str(exc), durations=seconds)
+        assert results.last is not None
+        tampered = same_expectations(results.last, expected)
+        if tampered is not None:
+            found = Classification(Stage.RUN, CudaCategory.FUNCTIONAL_CORRECTNESS, "expected_values", tampered)
+            return self.rejection(found, executions[-1].tail()).with_durations(seconds)
         return self.perf_gate(result, reference).with_durations(seconds)
 
     def perf_gate(self, result: Measurement, reference: TimingStats) -> Verdict:
@@ -291,12 +301,12 @@ class CudaOracle:
         flag = " [suspect: over 10x faster than the reference]" if metrics["suspect_speedup"] else ""
         return Verdict.ok(f"passed at {said}{flag}", metrics=metrics)
 
-    def reference_timing(self, sandbox: Sandbox, gpu: GpuInfo) -> TimingStats:
-        """The reference's timings on this GPU, measured once per (GPU, SM, CUDA, reference)."""
+    def reference_timing(self, sandbox: Sandbox, gpu: GpuInfo) -> tuple[TimingStats, TestResult]:
+        """The reference's timings and recorded results on this GPU, once per (GPU, SM, CUDA, reference)."""
         key = content_hash("cuda-reference", gpu.name, str(gpu.sm), gpu.cuda, self.reference_hash(),
                            str(self.runs))
-        text = cached_text(self.ctx.cache_dir / "cuda", key, lambda: self._time_reference(sandbox))
-        return TimingStats.from_json(json.loads(text))
+        data = json.loads(cached_text(self.ctx.cache_dir / "cuda", key, lambda: self._time_reference(sandbox)))
+        return TimingStats.from_json(data), parse_result(data["result"])
 
     def reference_hash(self) -> str:
         files = self.case.model.sources + self.case.oracle.assets
@@ -309,12 +319,18 @@ class CudaOracle:
             build = self.step(sandbox, ws, Stage.BUILD)
             if not build.ok:
                 raise RuntimeError(f"{self.case.path}: the reference fails to build: {build.tail(5)}")
-            result = measure(lambda: step_log(Stage.RUN, self.step(sandbox, ws, Stage.RUN)), runs=self.runs,
-                             timing=self.spec.timing, target=self.case.target)
-            if not result.passed or result.timing is None:
+            results = ResultReader(ws)
+
+            def run_once() -> StepLog:
+                results.clear()
+                return step_log(Stage.RUN, self.step(sandbox, ws, Stage.RUN))
+
+            result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target,
+                             read=results.read)
+            if not result.passed or result.timing is None or results.last is None:
                 raise RuntimeError(f"{self.case.path}: the reference fails its own test: "
                                    f"{result.classification.category.value}: {result.classification.evidence}")
-            return json.dumps(result.timing.to_json())
+            return json.dumps({**result.timing.to_json(), "result": read_untrusted(ws, RESULT_FILE, RESULT_CAP).text})
 
 
 def _cheat(reason: str) -> Verdict:

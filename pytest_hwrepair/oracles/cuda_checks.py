@@ -176,10 +176,26 @@ class Measurement:
         return self.classification.category is CudaCategory.PASSED
 
 
-def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, target: str | None) -> Measurement:
-    """A warm-up run that must pass, then `runs` timed runs, each re-checked for correctness."""
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the harness read after a run that exited cleanly: a failure, or the measured time."""
+
+    failure: Classification | None = None
+    ms: float | None = None
+
+
+def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, target: str | None,
+            read: Callable[[], Reading] | None = None) -> Measurement:
+    """A warm-up run that must pass, then `runs` timed runs, each re-checked for correctness.
+
+    With `read`, a run passes only when the harness's own reading of its results does, and the time
+    is the harness's reading too, never a line the test printed.
+    """
     log = run_once()
     verdict = classify(log, target)
+    reading = read() if read is not None and verdict.category is CudaCategory.PASSED else Reading()
+    if reading.failure is not None:
+        return Measurement(reading.failure, log)
     if verdict.category is not CudaCategory.PASSED or timing is None or runs <= 0:
         return Measurement(verdict, log)
     times: list[float] = []
@@ -188,9 +204,13 @@ def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, t
         verdict = classify(log, target)
         if verdict.category is not CudaCategory.PASSED:
             return Measurement(verdict, log, failed_run=index)
-        value = parse_timing(timing, log.text)
+        reading = read() if read is not None else Reading()
+        if reading.failure is not None:
+            return Measurement(reading.failure, log, failed_run=index)
+        value = reading.ms if read is not None else parse_timing(timing, log.text)
         if value is None or value <= 0:
             missing = Classification(Stage.RUN, CudaCategory.INTEGRATION, "no_timing",
+                                     "the test recorded no positive kernel time" if read is not None else
                                      f"the test printed no positive time matching {timing!r}")
             return Measurement(missing, log, failed_run=index)
         times.append(value)

@@ -32,6 +32,7 @@ from ..process import signal_of
 from ..untrusted import truncation_marker
 from . import docker_images as images
 from .base import Execution, Limits
+from .docker_agent import ENV_SEPARATOR
 from .docker_engine import (
     LABEL_OWNER,
     LABEL_RUN,
@@ -120,7 +121,8 @@ class DockerSandbox:
         archive = pack_workspace(workdir)
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
-                "output": str(limits.output), "copy_limit": str(limits.file_size)}
+                "output": str(limits.output), "copy_limit": str(limits.file_size),
+                "env": ENV_SEPARATOR.join(f"{k}={v}" for k, v in limits.env)}
         deadline = time.monotonic() + timeout + self.api_timeout
         reply = self._step(spec, meta, archive, deadline, timeout)
         apply_changes(workdir, reply.archive, reply.deleted)
@@ -152,10 +154,14 @@ class DockerSandbox:
         raise AssertionError("unreachable")
 
     def spec_for(self, limits: Limits, workdir: Path) -> Spec:
+        if limits.mounts and not _local_engine():
+            raise DockerSandboxError("read-only mounts (--hwrepair-agent-mount) need a local Docker engine: "
+                                     f"DOCKER_HOST is {os.environ.get('DOCKER_HOST')}")
         toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
         return Spec(images.image_tag(toolchain), toolchain, limits.memory, limits.processes, limits.network,
                     limits.gpu and self.gpus, self.cpus, limits.file_size,
-                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None)
+                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None,
+                    limits.mounts)
 
     def _take(self, spec: Spec) -> Container:
         retired: list[Container] = []
@@ -225,8 +231,11 @@ class DockerSandbox:
             kwargs["nano_cpus"] = int(spec.cpus * 1e9)
         if spec.gpu:
             kwargs["device_requests"] = [docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])]
+        mounts = [docker.types.Mount(path, path, type="bind", read_only=True) for path in spec.mounts]
         if spec.cuda_home:
-            kwargs["mounts"] = [docker.types.Mount("/usr/local/cuda", spec.cuda_home, type="bind", read_only=True)]
+            mounts.append(docker.types.Mount("/usr/local/cuda", spec.cuda_home, type="bind", read_only=True))
+        if mounts:
+            kwargs["mounts"] = mounts
         return self.api.create_host_config(**kwargs)  # type: ignore[no-any-return]
 
     @contextlib.contextmanager

@@ -37,6 +37,7 @@ SCRATCH = ("/tmp", "/dev/shm")
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": WORK,
        "TMPDIR": "/tmp", "HWREPAIR_WORKSPACE": WORK}
 CHUNK = 1 << 16
+ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: agents)
 
 Snapshot = dict[str, tuple[int, int, int, int]]
 
@@ -162,18 +163,35 @@ def unpack(archive: bytes) -> None:
         raise RuntimeError("cannot unpack the workspace: " + done.stderr.decode("utf-8", "replace"))
 
 
+MAX_DEPTH = 24
+
+
 def snapshot() -> Snapshot:
-    """Kind, size and mtime of everything in the work directory (kind: 0 dir, 1 file, 2 other)."""
+    """Kind, size and mtime of everything in the work directory (kind: 0 dir, 1 file, 2 other).
+
+    Without recursion and at most MAX_DEPTH levels deep: a step may leave a tree thousands of levels
+    deep, which stays behind (kind 2) instead of taking the agent down.
+    """
     seen: Snapshot = {}
-    for dirpath, dirnames, filenames in os.walk(WORK):
-        for name in dirnames + filenames:
-            path = os.path.join(dirpath, name)
+    stack = [("", 0)]
+    while stack:
+        rel, depth = stack.pop()
+        try:
+            entries = sorted(os.listdir(os.path.join(WORK, rel)))
+        except OSError:
+            continue
+        for name in entries:
+            path = os.path.join(rel, name) if rel else name
             try:
-                st = os.lstat(path)
+                st = os.lstat(os.path.join(WORK, path))
             except OSError:
                 continue
             kind = 0 if stat.S_ISDIR(st.st_mode) else 1 if stat.S_ISREG(st.st_mode) else 2
-            seen[os.path.relpath(path, WORK)] = (kind, st.st_size, st.st_mtime_ns, st.st_mode)
+            if kind == 0 and depth + 1 >= MAX_DEPTH:
+                kind = 2
+            seen[path] = (kind, st.st_size, st.st_mtime_ns, st.st_mode)
+            if kind == 0:
+                stack.append((path, depth + 1))
     return seen
 
 
@@ -219,7 +237,8 @@ def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> dict[str
               f"--as={meta['as'] or 'unlimited'}"]
     argv = ["prlimit", *limits, "--", *aslr, "/bin/sh", "-c", meta["argv"]]
     start = time.monotonic()
-    proc = subprocess.Popen(argv, cwd=WORK, env=ENV, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    extra = dict(pair.partition("=")[::2] for pair in meta.get("env", "").split(ENV_SEPARATOR) if pair)
+    proc = subprocess.Popen(argv, cwd=WORK, env={**ENV, **extra}, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_child)
     assert proc.stdout is not None and proc.stderr is not None
     cap = int(meta["output"])

@@ -131,6 +131,7 @@ class Spec:
     file_size: int
     cuda_home: str | None = None
     workdir: str | None = None  # container-per-sample mode: the sample's workspace
+    mounts: tuple[str, ...] = ()  # host paths shown read-only at their own path (cmd: agents)
 
 
 @dataclass(frozen=True, slots=True)
