@@ -54,4 +54,7 @@ fi
 if [ "${1:-}" = "--test" ]; then
   .venv/bin/pytest tests/test_docker_sandbox.py tests/test_docker_leaks.py tests/test_docker_verdicts.py \
     tests/test_docker_images.py -n 2 -p no:randomly
+  # The gaming suite against real containers (each attack's docker variant).
+  .venv/bin/pytest tests/test_gaming_hls.py tests/test_gaming_agent.py tests/test_gaming_cuda_rtl.py -k docker \
+    -p no:randomly
 fi

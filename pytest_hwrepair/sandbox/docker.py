@@ -122,10 +122,14 @@ class DockerSandbox:
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
                 "output": str(limits.output), "copy_limit": str(limits.file_size),
-                "env": ENV_SEPARATOR.join(f"{k}={v}" for k, v in limits.env)}
+                "env": ENV_SEPARATOR.join(f"{k}={v}" for k, v in limits.env),
+                "mounts": ENV_SEPARATOR.join(limits.mounts)}
         deadline = time.monotonic() + timeout + self.api_timeout
         reply = self._step(spec, meta, archive, deadline, timeout)
-        apply_changes(workdir, reply.archive, reply.deleted)
+        # What stays in the container (links, FIFOs, files over the limit) no longer exists on the host
+        # either: the host workspace holds the step's result, not what the step replaced.
+        left = [item.partition("\t")[2] for item in reply.skipped]
+        apply_changes(workdir, reply.archive, reply.deleted + [p for p in left if p])
         return _execution(argv, reply, limits)
 
     def _step(self, spec: Spec, meta: dict[str, str], archive: bytes, deadline: float, timeout: float) -> Reply:

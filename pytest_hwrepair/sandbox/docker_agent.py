@@ -145,9 +145,13 @@ def aslr_wrapper() -> list[str]:
     return argv if ok else []
 
 
-def reset() -> None:
-    """A fresh, empty work directory and empty scratch directories for every step."""
-    doomed = [WORK] + [os.path.join(d, n) for d in SCRATCH if os.path.isdir(d) for n in os.listdir(d)]
+def reset(keep: tuple[str, ...] = ()) -> None:
+    """A fresh, empty work directory and empty scratch directories for every step.
+
+    `keep`: the read-only mounts of the container (an agent's files may live under /tmp on the host).
+    """
+    scratch = [os.path.join(d, n) for d in SCRATCH if os.path.isdir(d) for n in os.listdir(d)]
+    doomed = [WORK] + [p for p in scratch if not any(m == p or m.startswith(p + "/") for m in keep)]
     if subprocess.run(["rm", "-rf", "--", *doomed], stderr=subprocess.DEVNULL).returncode != 0:
         # A step may have taken its own permissions away; give them back and try again.
         subprocess.run(["chmod", "-R", "u+rwx", "--", *doomed], stderr=subprocess.DEVNULL)
@@ -300,7 +304,7 @@ def _killpg(pgid: int) -> None:
 def step(payload: bytes, channel: Channel, aslr: list[str]) -> None:
     (size,) = SIZE.unpack_from(payload)
     meta = decode_meta(payload[SIZE.size:SIZE.size + size])
-    reset()
+    reset(tuple(m for m in meta.get("mounts", "").split(ENV_SEPARATOR) if m))
     unpack(payload[SIZE.size + size:])
     before = snapshot()
     result = execute(meta, channel, aslr)

@@ -231,7 +231,8 @@ def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)  # bubblewrap: its pid-namespace init dies with it (--die-with-parent)
     if group is not None:
-        group.kill()
+        group.kill()  # exactly the step's processes: no sweep by uid, which would hit a step that
+        return        # another harness process (another uid pool) runs under the same uid
     if uid is not None:
         # In a bwrap pid namespace every process dies with the namespace: one sweep is a
         # safety net. Without it, children that left the process group are hunted down.
