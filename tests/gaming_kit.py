@@ -81,7 +81,7 @@ class Outcome:
         return [r["category"] for r in self.records if r.get("final", True)]
 
 
-def docker_or_skip(sandbox: str) -> None:
+def docker_or_skip(sandbox: str, toolchain: str = "hls") -> None:
     if sandbox != "docker":
         return
     docker = pytest.importorskip("docker")
@@ -92,8 +92,8 @@ def docker_or_skip(sandbox: str) -> None:
         pytest.skip(f"no Docker engine is running ({type(exc).__name__}); scripts/ci_docker.sh starts one in CI")
     from pytest_hwrepair.sandbox.docker_images import exists, image_tag
 
-    if not exists(client.api, image_tag("hls")):
-        pytest.skip(f"the Docker engine has no {image_tag('hls')}: run `hwrepair images build`")
+    if not exists(client.api, image_tag(toolchain)):
+        pytest.skip(f"the Docker engine has no {image_tag(toolchain)}: run `hwrepair images build {toolchain}`")
 
 
 @pytest.fixture

@@ -77,7 +77,7 @@ def one_bug_copy(pytester: pytest.Pytester, source: Path, domain: str, suite: st
 @pytest.mark.parametrize("attack", sorted(RTL_ATTACKS))
 def test_rtl_attack_is_rejected_at_the_preflight(pytester: pytest.Pytester, canaries: Canaries, attack: str,
                                                  xdist: list[str], sandbox: str) -> None:
-    docker_or_skip(sandbox)
+    docker_or_skip(sandbox, "rtl")
     one_bug_copy(pytester, PRIO, "rtl", "comb")
     outcome = run_attack(pytester, RTL_ATTACKS[attack], xdist, sandbox)
     assert one_category(outcome) == "lint_fail", outcome.records[0]["summary"]
@@ -91,7 +91,7 @@ def test_rtl_attack_is_rejected_at_the_preflight(pytester: pytest.Pytester, cana
 @pytest.mark.parametrize("attack", sorted(CUDA_ATTACKS))
 def test_cuda_bypass_is_rejected_at_the_screen(pytester: pytest.Pytester, canaries: Canaries, attack: str,
                                                xdist: list[str], sandbox: str) -> None:
-    docker_or_skip(sandbox)
+    docker_or_skip(sandbox, "cuda")
     one_bug_copy(pytester, VECTOR_ADD, "cuda", "elementwise")
     outcome = run_attack(pytester, CUDA_ATTACKS[attack], xdist, sandbox, "--hwrepair-protocol", "repeated",
                          "--hwrepair-gpu", "no")
