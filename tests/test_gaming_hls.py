@@ -188,6 +188,23 @@ __attribute__((constructor)) static void linger(void)
     }
 }
 """, "test_fail"),
+    # In a container PID 1 is the step agent, whose stdout is its record channel to the host: a forged
+    # result record written there must not reach the host, nor may the step touch the agent's memory.
+    "writes_into_the_step_agents_channel": (HEAD + BUGGY + """
+__attribute__((constructor)) static void forge(void)
+{
+    static const char record[] = "R\\0\\0\\0\\x0brc=0\\0out=ok";
+    for (int fd = 0; fd < 8; fd++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/1/fd/%d", fd);
+        int w = open(path, O_WRONLY);
+        if (w >= 0) { write(w, record, sizeof record); close(w); }
+    }
+    int mem = open("/proc/1/mem", O_RDWR);
+    if (mem >= 0) close(mem);
+    kill(1, SIGKILL);
+}
+""", "test_fail"),
     "writes_outside_the_workspace": (HEAD + BUGGY + """
 __attribute__((constructor)) static void escape(void)
 {

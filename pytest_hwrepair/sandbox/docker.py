@@ -46,7 +46,7 @@ from .docker_engine import (
     remove_orphans,
     seccomp_profile,
 )
-from .docker_wire import Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
+from .docker_wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
 from .slots import Slots
 
 MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
@@ -228,7 +228,8 @@ class DockerSandbox:
             "tmpfs": {"/sandbox": f"rw,exec,nosuid,nodev,size={work},mode=1777",
                       "/tmp": f"rw,exec,nosuid,nodev,size={SCRATCH_SIZE},mode=1777"},
             "mem_limit": memory, "memswap_limit": memory, "pids_limit": spec.processes + 16,
-            "cap_drop": ["ALL"], "security_opt": ["no-new-privileges:true", f"seccomp={self.seccomp}"],
+            "cap_drop": ["ALL"], "cap_add": AGENT_CAPS,
+            "security_opt": ["no-new-privileges:true", f"seccomp={self.seccomp}"],
             "auto_remove": True, "log_config": docker.types.LogConfig(type="none"),
         }
         if spec.cpus > 0:

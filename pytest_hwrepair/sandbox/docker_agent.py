@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 import traceback
+from typing import Any
 
 PROTOCOL = "1"
 HEADER = struct.Struct(">cI")
@@ -37,6 +38,18 @@ SCRATCH = ("/tmp", "/dev/shm")
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ": "UTC", "HOME": WORK,
        "TMPDIR": "/tmp", "HWREPAIR_WORKSPACE": WORK}
 CHUNK = 1 << 16
+STEP_UID = 10001
+
+
+def as_step_user() -> dict[str, Any]:
+    """Subprocess options that run a step (and its workspace chores) as the sandbox user, not as the agent.
+
+    The agent runs as root with four capabilities (setuid, setgid, kill, dac_read_search), so that a
+    step, which has none, cannot open the agent's /proc entries: its channel to the host, its memory.
+    """
+    if os.geteuid() != 0:
+        return {}
+    return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []}
 ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: agents)
 
 Snapshot = dict[str, tuple[int, int, int, int]]
@@ -152,17 +165,21 @@ def reset(keep: tuple[str, ...] = ()) -> None:
     """
     scratch = [os.path.join(d, n) for d in SCRATCH if os.path.isdir(d) for n in os.listdir(d)]
     doomed = [WORK] + [p for p in scratch if not any(m == p or m.startswith(p + "/") for m in keep)]
-    if subprocess.run(["rm", "-rf", "--", *doomed], stderr=subprocess.DEVNULL).returncode != 0:
+    user = as_step_user()
+    if subprocess.run(["rm", "-rf", "--", *doomed], stderr=subprocess.DEVNULL, **user).returncode != 0:
         # A step may have taken its own permissions away; give them back and try again.
-        subprocess.run(["chmod", "-R", "u+rwx", "--", *doomed], stderr=subprocess.DEVNULL)
-        done = subprocess.run(["rm", "-rf", "--", *doomed], capture_output=True)
+        subprocess.run(["chmod", "-R", "u+rwx", "--", *doomed], stderr=subprocess.DEVNULL, **user)
+        done = subprocess.run(["rm", "-rf", "--", *doomed], capture_output=True, **user)
         if done.returncode != 0:
             raise RuntimeError("cannot empty the work directory: " + done.stderr.decode("utf-8", "replace"))
-    os.mkdir(WORK)
+    done = subprocess.run(["mkdir", WORK], capture_output=True, **user)
+    if done.returncode != 0:
+        raise RuntimeError("cannot make the work directory: " + done.stderr.decode("utf-8", "replace"))
 
 
 def unpack(archive: bytes) -> None:
-    done = subprocess.run(["tar", "-x", "-f", "-", "-C", WORK], input=archive, capture_output=True)
+    done = subprocess.run(["tar", "-x", "-f", "-", "-C", WORK], input=archive, capture_output=True,
+                          **as_step_user())
     if done.returncode != 0:
         raise RuntimeError("cannot unpack the workspace: " + done.stderr.decode("utf-8", "replace"))
 
@@ -243,7 +260,7 @@ def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> dict[str
     start = time.monotonic()
     extra = dict(pair.partition("=")[::2] for pair in meta.get("env", "").split(ENV_SEPARATOR) if pair)
     proc = subprocess.Popen(argv, cwd=WORK, env={**ENV, **extra}, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_child)
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=_child, **as_step_user())
     assert proc.stdout is not None and proc.stderr is not None
     cap = int(meta["output"])
     out, err = Capture(os.dup(proc.stdout.fileno()), cap), Capture(os.dup(proc.stderr.fileno()), cap)

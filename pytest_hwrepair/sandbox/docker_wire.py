@@ -19,7 +19,10 @@ from .docker_agent import HEADER as RECORD
 from .docker_agent import SIZE, decode_meta, encode_meta
 from .docker_engine import DockerSandboxError
 
-USER = "10001:10001"
+# The container's user is root with four capabilities (see docker_agent.as_step_user): the agent
+# runs every step as 10001, which has none and cannot reach the agent's /proc entries.
+USER = "0:0"
+AGENT_CAPS = ["SETUID", "SETGID", "KILL", "DAC_READ_SEARCH"]
 # PID 1 of every container: reads the agent's source (a length line, then the code) from stdin and runs it.
 BOOTSTRAP = """import os, sys
 def take(n):
