@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     found = groups(ns.run)
     print("\n".join(render(found, golden_shas(ns.cases))))
+    cut = sum((r.metrics.get("fixer") or {}).get("stop") == "wall" for g in found.values()
+              for rs in g.bugs.values() for r in rs)
+    if cut:
+        print(f"{cut} samples were stopped by the wall-clock safety net (a loaded machine): those depend on the load")
     errors = sum(g.errors for g in found.values())
     if errors:
         print(f"{errors} harness errors: the figures above leave them out", file=sys.stderr)

@@ -42,6 +42,7 @@ def test_budget_caps_the_candidates_evaluated() -> None:
     probe = FakeProbe(lambda text: failing())
     candidate = fake_fixer(probe, budget=17).repair(fake_task())
     assert candidate.metrics["candidates"] == 17 and len(probe.checks) == 17
+    assert candidate.metrics["stop"] == "candidates"
     assert candidate.metrics["suite_pass"] is False
 
 
@@ -52,6 +53,7 @@ def test_seconds_budget_stops_the_search() -> None:
     probe = FakeProbe(slow)
     candidate = fake_fixer(probe, budget=10_000, seconds=0.3).repair(fake_task())
     assert candidate.metrics["candidates"] < 10_000 and len(probe.checks) == candidate.metrics["candidates"]
+    assert candidate.metrics["stop"] in ("cpu", "wall")
 
 
 def test_first_passing_candidate_is_returned() -> None:

@@ -98,7 +98,7 @@ def _metrics(result: SearchResult) -> dict[str, Any]:
     return {"candidates": result.evaluated, "syntax_rejected": result.syntax_rejected,
             "full_checks": result.full_checks, "cpu_s": round(result.cpu_seconds, 3),
             "wall_s": round(result.seconds, 3), "suite_pass": result.passed, "edits": len(result.best.edits),
-            "localisation": result.localisation}
+            "localisation": result.localisation, "stop": result.stop}
 
 
 def _log(result: SearchResult) -> dict[str, Any]:

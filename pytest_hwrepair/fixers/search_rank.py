@@ -17,7 +17,8 @@ DIVERSITY = 0.85      # each further edit of the same site weighs this much less
 PRIOR = {
     Op.RELATIONAL: 1.0, Op.BOUND: 1.0, Op.RESET: 1.0, Op.ARITHMETIC: 0.9, Op.LOGICAL: 0.9, Op.SHIFT: 0.9,
     Op.INDEX: 0.9, Op.TERNARY: 0.9, Op.BLOCKING: 0.9, Op.SENSITIVITY: 0.9, Op.BIT_INDEX: 0.9,
-    Op.CONSTANT: 0.8, Op.TYPE: 0.8, Op.INIT: 0.8, Op.SWAP: 0.7, Op.NEGATE: 0.7, Op.WIDTH: 0.7,
+    Op.TYPE: 1.1, Op.INIT: 1.1,  # few sites each (declarations, accumulators): cheap to try first
+    Op.CONSTANT: 0.8, Op.SWAP: 0.7, Op.NEGATE: 0.7, Op.WIDTH: 0.7,
     Op.IDENTIFIER: 0.6, Op.DELETE: 0.4, Op.GUARD: 0.3, Op.SYNTAX: 0.2,
 }
 # Where the taxonomies put wrong constants: shift amounts (SHFT), loop bounds and limits (MLU, OOB).

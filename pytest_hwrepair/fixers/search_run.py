@@ -56,6 +56,7 @@ class SearchResult:
     cpu_seconds: float
     localisation: str
     trail: list[dict[str, Any]] = field(default_factory=list)
+    stop: str = "passed"  # passed, or the budget that ended the search: candidates, cpu, wall, edits (none left)
 
 
 def goal(verdict: Verdict) -> bool:
@@ -118,8 +119,9 @@ class SearchRun:
             if not goal(base.verdict):
                 best = self._search(base)
         cpu = self.cpu_used()
+        stop = "passed" if goal(best.verdict) else (self.stop_reason() or "edits")
         return SearchResult(best, goal(best.verdict), self.evaluated, self.syntax_rejected, self.full_checks,
-                            time.monotonic() - self.start, cpu, self.localisation, self.trail)
+                            time.monotonic() - self.start, cpu, self.localisation, self.trail, stop)
 
     def _search(self, base: Tried) -> Tried:
         coverage = self.probe.coverage({self.target: self.source}) if self.language is Language.C else None
@@ -200,8 +202,16 @@ class SearchRun:
 
     def _exhausted(self) -> bool:
         """Out of candidates or CPU seconds (load-independent), or past the wall-clock safety net."""
-        return (self.evaluated >= self.budget.candidates or self.cpu_used() >= self.budget.seconds
-                or time.monotonic() - self.start >= WALL_FACTOR * self.budget.seconds)
+        return self.stop_reason() is not None
+
+    def stop_reason(self) -> str | None:
+        if self.evaluated >= self.budget.candidates:
+            return "candidates"
+        if self.cpu_used() >= self.budget.seconds:
+            return "cpu"
+        if time.monotonic() - self.start >= WALL_FACTOR * self.budget.seconds:
+            return "wall"
+        return None
 
     def cpu_used(self) -> float:
         """CPU seconds of this search: the fixer's process and every sandboxed step of its probe."""

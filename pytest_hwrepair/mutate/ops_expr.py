@@ -143,7 +143,7 @@ def swap(src: Source) -> Iterator[Edit]:
         if t.text == "[" and t.kind is Kind.PUNCT and i in src.match:
             yield from _swap_names(src, i + 1, src.match[i] - 1)
     for stmt in src.statements:
-        if stmt.last - stmt.first <= MAX_SWAP_TOKENS:
+        if stmt.kind in (StmtKind.EXPR, StmtKind.ASSIGN) and stmt.last - stmt.first <= MAX_SWAP_TOKENS:
             yield from _swap_names(src, stmt.first, stmt.last)
 
 
