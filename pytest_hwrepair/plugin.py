@@ -12,6 +12,7 @@ import pytest
 
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
+from .lastfailed import LastFailed
 from .oracles import Oracle, make_oracle
 from .run import SampleResult, execute
 from .sample import Sample
@@ -66,6 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except (SettingsError, FixerError) as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
+    config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:

@@ -142,7 +142,7 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
         summary["iterative"] = iterative_metrics(records, ks)
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
-    summary["retries"] = retry_counts(fin)
+    summary["retries"] = retry_counts(records)  # every attempt of a trajectory made its own requests
     return summary
 
 
