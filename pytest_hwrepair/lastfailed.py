@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .items import SAMPLE_KEY
+from .journal import CASE_ITEM
 
 LASTFAILED = "cache/lastfailed"
 
@@ -68,7 +69,7 @@ class LastFailed:
         return f"hwrepair: rerunning the {self.rerun} sample(s) that failed last time {where}"
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if "case.toml::" not in report.nodeid:
+        if CASE_ITEM not in report.nodeid:
             return
         if report.failed:
             self.outcomes[report.nodeid] = True

@@ -12,6 +12,7 @@ import pytest
 
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
+from .journal import SessionJournal
 from .lastfailed import LastFailed
 from .oracles import Oracle, make_oracle
 from .run import SampleResult, execute
@@ -72,6 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
+        config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
 
 
 def _pytest_strict(config: pytest.Config) -> bool:

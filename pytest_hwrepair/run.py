@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
 import traceback
 import uuid
@@ -20,6 +19,7 @@ from .oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, ma
 from .oracles.base import content_hash, locked, populate, remove_tree
 from .results import RunDir, SampleRecord, now
 from .sample import ProtocolConfig, Sample
+from .sandbox import scratch
 from .sandbox.base import Sandbox
 from .trajectory import Progress
 from .verdict import Category, Outcome, RepairProtocol, Verdict
@@ -223,7 +223,7 @@ class _Trajectory:
         return kind, self._in_workspace("hwrepair-strong-", files, lambda ws: strong.check(ws, self.sandbox))
 
     def _in_workspace(self, prefix: str, files: dict[str, str], check: Callable[[Path], Verdict]) -> Verdict:
-        ws = Path(tempfile.mkdtemp(prefix=prefix))
+        ws = scratch.make(prefix)  # swept at a later start if this process is killed
         try:
             populate(ws, self.sample.case, files)
             return guarded(lambda: check(ws))

@@ -7,7 +7,6 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from ..cases import Case, OracleSpec, StrongSpec
+from ..sandbox import scratch
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..verdict import Category, Outcome, Verdict
 
@@ -180,7 +180,7 @@ def cached_text(cache_dir: Path, key: str, produce: Callable[[], str]) -> str:
 
 @contextmanager
 def scratch_workspace(prefix: str = "hwrepair-ref-") -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path = scratch.make(prefix)  # swept at a later start if this process is killed
     try:
         yield path
     finally:

@@ -20,6 +20,7 @@ from typing import IO
 from . import jail
 from .base import Execution, Limits
 from .cgroup import Cgroups, StepGroup, remove_stale
+from .scratch import make as make_scratch
 from .slots import Slots
 from .transfer import Accepted, CopyLimits, memfd_of, pack, receive, remove, replace_contents
 
@@ -31,7 +32,10 @@ PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE
 FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 _warned = False
-UID_POOL = Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128)
+# One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
+# (each kills every process of its uid when a step ends).
+UID_LOCKS = Path("/run/lock/hwrepair-uids")
+UID_POOL = Slots(UID_LOCKS, 128, private=True)
 
 
 class NoIsolationWarning(UserWarning):
@@ -133,8 +137,8 @@ class LocalSandbox:
                                   fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
                                                                                  closed=True))
             return cmd, {}, "/"
-        work = Path(tempfile.mkdtemp(prefix="hwrepair-step-"))
-        tmp = Path(tempfile.mkdtemp(prefix="hwrepair-tmp-"))
+        work = make_scratch("hwrepair-step-")
+        tmp = make_scratch("hwrepair-tmp-")
         scratch += [work, tmp]
         if uid is not None:
             for folder in (work, tmp):
