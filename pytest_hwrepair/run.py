@@ -36,6 +36,7 @@ class Harness:
     protocol: ProtocolConfig = ProtocolConfig()
     finished: Mapping[str, list[SampleRecord]] = field(default_factory=dict)
     verdict_cache: bool = True
+    precheck: bool = True  # skip, before the fixer is called, what this machine cannot judge (off: validate)
 
 
 @dataclass
@@ -114,6 +115,13 @@ class _Trajectory:
         iterative = self.sample.protocol is RepairProtocol.ITERATIVE
         progress = Progress(iterative, config.attempts(self.sample.protocol))
         records = self.records
+        if self.harness.precheck and self.kind is not None and self.kind.unavailable is not None:
+            reason = self.kind.unavailable(self.sample.case, self.sample.bug, self.harness.oracle_ctx.options)
+            if reason is not None:  # no money is spent on a sample nothing here could judge
+                skip = Judged(Verdict.skip(reason, metrics={"not_judged": True}), Candidate())
+                records.append(self._record(0 if iterative else None, skip, None, final=True, stop=None,
+                                            folder=self.artifact))
+                return SampleResult(records, skip.verdict, "", None)
         self.artifact.mkdir(parents=True, exist_ok=True)
         judged = Judged(Verdict.error("no attempt was made"), Candidate())
         for attempt in range(progress.limit):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .buildstage import build_stage
 from .metrics import category_changes, mean, mean_pass_at_k, multiplicity, pass_at_k, underconstrained
 from .results import RunDir, SampleRecord
 from .trajectory import STOP_SIGNALS
@@ -140,8 +141,11 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
         summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_agreement(fin)}
     if any(r.protocol is RepairProtocol.ITERATIVE for r in fin):
         summary["iterative"] = iterative_metrics(records, ks)
+        summary["iterative_domains"] = {d: iterative_metrics([r for r in records if r.domain == d], ks)
+                                        for d in sorted({r.domain for r in fin})}  # the totals rows' pass@k
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
+        summary["cuda_build"] = build_stage(fin)  # the build stage, judged even where the runtime stage is not
     summary["retries"] = retry_counts(records)  # every attempt of a trajectory made its own requests
     return summary
 

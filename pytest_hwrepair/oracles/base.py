@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..cases import Case, OracleSpec, StrongSpec
+from ..cases import Bug, Case, OracleSpec, StrongSpec
 from ..sandbox import scratch
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..verdict import Category, Outcome, Verdict
@@ -88,6 +88,8 @@ class OracleKind:
     needs_gpu: bool = False  # its runtime stage needs a CUDA device (items get the `gpu` marker)
     strong_on_pass_only: bool = False  # as the strong oracle, judges only what the suite oracle passed
     decide: Callable[[Verdict], bool | None] = passed_or_none
+    # Why a bug cannot be judged on this machine at all (None: it can); decided before the fixer is called.
+    unavailable: Callable[[Case, Bug, OracleOptions], str | None] | None = None
 
 
 def typed_spec(spec: OracleSpec, model: type[S]) -> S:
