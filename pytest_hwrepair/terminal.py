@@ -73,16 +73,17 @@ def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]
                "skips"]
     rows, marked = [], False
     for d in summary["domains"]:
-        passes, star = _pass_values(summary, d, ks)
+        passes, star = _pass_values(summary.get("iterative_domains", {}).get(d["domain"], []), d, ks)
         marked |= star
         rows.append([shown_fixer(d["fixer"], names), d["domain"] + (ITERATIVE_MARK if star else ""), d["bugs"],
                      d["samples"], *passes, d["multiplicity"], d["underconstrained"], d["errors"], d["skipped"]])
     return table(headers, rows, text_columns=2), marked
 
 
-def _pass_values(summary: dict[str, Any], row: dict[str, Any], ks: Sequence[int]) -> tuple[list[Any], bool]:
-    """pass@k of a totals row; for an iterative row, pass within k attempts (its pass@1: the first attempt)."""
-    for it in summary.get("iterative_domains", {}).get(row["domain"], []):
+def _pass_values(iterative: Sequence[dict[str, Any]], row: dict[str, Any],
+                 ks: Sequence[int]) -> tuple[list[Any], bool]:
+    """pass@k of a row; for an iterative row, pass within k attempts (its pass@1: the first attempt)."""
+    for it in iterative:
         if it["fixer"] == row["fixer"] and it["trajectories"] == row["samples"] and row["samples"]:
             return [it["pass_within"].get(str(k)) for k in ks], True
     return [row["pass_at"][str(k)] for k in ks], False
@@ -102,9 +103,13 @@ def legend(headers: Sequence[str], iterative: bool) -> list[str]:
 def _breakdown(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> list[str]:
     headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *[f"pass@{k}" for k in ks],
                "mult", "under", "errors", "skips", "failures"]
-    rows = [[shown_fixer(g["fixer"], names), g["domain"], g["suite"], g["bug_type"], g["bugs"], g["samples"],
-             *[g["pass_at"][str(k)] for k in ks], g["multiplicity"], g["underconstrained"], g["errors"],
-             g["skipped"], top_categories(g["categories"])] for g in summary["groups"]]
+    rows = []
+    for g in summary["groups"]:
+        at = summary.get("iterative_groups", {}).get(f"{g['domain']}/{g['suite']}/{g['bug_type']}", [])
+        passes, star = _pass_values(at, g, ks)
+        rows.append([shown_fixer(g["fixer"], names), g["domain"] + (ITERATIVE_MARK if star else ""), g["suite"],
+                     g["bug_type"], g["bugs"], g["samples"], *passes, g["multiplicity"], g["underconstrained"],
+                     g["errors"], g["skipped"], top_categories(g["categories"])])
     return table(headers, rows)
 
 

@@ -125,3 +125,11 @@ def test_a_planted_uid_lock_directory_is_refused(tmp_path: Path, plant: str) -> 
         pass
     if plant == "link":
         assert not list((tmp_path / "elsewhere").iterdir())  # no lock file was created through the link
+
+
+def test_a_slot_held_in_the_older_pool_is_not_handed_out(tmp_path: Path) -> None:
+    older = Slots(tmp_path / "old", 2)
+    pool = Slots(tmp_path / "new", 2, also=Slots(tmp_path / "old", 2))
+    for _ in range(12):  # each slot picked at random: a pool ignoring the older one would collide by chance
+        with older.acquire() as taken, pool.acquire() as index:
+            assert index != taken

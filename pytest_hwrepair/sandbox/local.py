@@ -33,9 +33,10 @@ FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 _warned = False
 # One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
-# (each kills every process of its uid when a step ends).
+# (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
+# under the temporary directory is held too, so a run of an older release on this machine never shares one.
 UID_LOCKS = Path("/run/lock/hwrepair-uids")
-UID_POOL = Slots(UID_LOCKS, 128, private=True)
+UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path(tempfile.gettempdir()) / "hwrepair-uids", 128))
 
 
 class NoIsolationWarning(UserWarning):
