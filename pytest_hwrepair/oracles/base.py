@@ -99,10 +99,13 @@ def typed_spec(spec: OracleSpec, model: type[S]) -> S:
     return spec
 
 
+OWN_ASSETS = Path(__file__).resolve().parent.parent / "oracle_assets"  # package data: a wheel has no checkout
+
+
 def oracle_assets_dirs(case: Case) -> list[Path]:
-    """Where `oracle.assets` are looked up: every `oracles/` above the case, then the project's own."""
+    """Where `oracle.assets` are looked up: every `oracles/` above the case, then the ones the package ships."""
     dirs = [p / "oracles" for p in case.root.resolve().parents if (p / "oracles").is_dir()]
-    own = Path(__file__).resolve().parent.parent.parent / "oracles"
+    own = OWN_ASSETS.resolve()
     if own.is_dir() and own not in dirs:
         dirs.append(own)
     return dirs
