@@ -12,7 +12,7 @@ import pytest
 
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
-from .journal import SessionJournal
+from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import LastFailed
 from .oracles import Oracle, make_oracle
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
@@ -32,7 +32,6 @@ MARKERS = {
     "gpu": "needs a CUDA device for its runtime stage",
     "slow": "long-running item (iterative trajectory or long oracle timeout)",
 }
-CASE_ITEM = "case.toml::"  # every hwrepair item's node id holds it
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
