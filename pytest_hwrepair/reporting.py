@@ -112,7 +112,7 @@ class LiveStatus:
 
     def show(self) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None or self.config.get_verbosity() < 0 or not self.tally.total:
+        if reporter is None or self.config.get_verbosity() < -1 or not self.tally.total:  # -qq: none
             return
         if getattr(reporter, "isatty", False):
             self._in_place(reporter)
