@@ -139,10 +139,10 @@ class LiveStatus:
             reporter.write_line(self.tally.line())
 
     def pytest_sessionfinish(self) -> None:
-        writer = self.config.get_terminal_writer()
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None and getattr(reporter, "isatty", False):
-            writer.write_raw("\x1b[K", flush=True)  # nothing of the live line stays behind pytest's own output
+            # Nothing of the live line stays behind pytest's own output.
+            self.config.get_terminal_writer().write_raw("\x1b[K", flush=True)
 
 
 def plain_line_due(tally: Tally, new_tenth: bool, since: float) -> bool:
