@@ -51,9 +51,12 @@ def top_categories(categories: dict[str, float], n: int = 3) -> str:
 
 
 def shown_fixer(name: str, labels: Mapping[str, str]) -> str:
-    """The label a user gave the fixer, else its name cut to a table's width (a cmd: line can be long)."""
+    """The label the user gave the fixer; else its name (`openai:gpt-4.1`), or its label when the name is long
+    (a whole `cmd:` line); cut to a table's width."""
     label = labels.get(name, name)
-    return label if len(label) <= LABEL_WIDTH else label[:LABEL_WIDTH - 3] + "..."
+    given = label not in (name, name.split(":")[0])
+    shown = label if given or len(name) > LABEL_WIDTH else name
+    return shown if len(shown) <= LABEL_WIDTH else shown[:LABEL_WIDTH - 3] + "..."
 
 
 def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, breakdown: bool = True) -> list[str]:

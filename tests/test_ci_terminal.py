@@ -170,3 +170,12 @@ def test_a_terminal_gets_the_live_progress_line(demo_pytester: pytest.Pytester) 
     text = out.decode(errors="replace")
     assert "3/3 done | pass 0.0% | 0 err | 0 skip | $0.00" in text
     assert text.index("3/3 done") < text.index("hwrepair summary")
+
+
+def test_a_long_command_shows_as_its_label_and_a_model_name_stays() -> None:
+    from pytest_hwrepair.terminal import shown_fixer
+
+    command = "cmd:python3 /opt/agents/fix.py --task {task} --model big --tries 3"
+    assert shown_fixer(command, {command: "cmd"}) == "cmd"
+    assert shown_fixer("openai:gpt-4.1", {"openai:gpt-4.1": "openai"}) == "openai:gpt-4.1"
+    assert shown_fixer("cmd:true", {"cmd:true": "mine"}) == "mine"
