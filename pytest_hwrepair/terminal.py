@@ -66,8 +66,8 @@ def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, 
     totals, iterative = _totals(summary, names, ks)
     out = totals + legend(totals[0].split(), iterative)
     if breakdown:
-        out += ["", "by suite x bug type:", *_breakdown(summary, names, ks)]
-    out += _rtl(summary, names, ks) + _iterative(summary, names) + _cuda(summary, names) + _costs(summary, names)
+        out += ["", "by suite x bug type:", *_breakdown(summary, names, ks), *_rtl_classes(summary, names, ks)]
+    out += _rtl_tiers(summary, names) + _iterative(summary, names) + _cuda(summary, names) + _costs(summary, names)
     return out
 
 
@@ -116,20 +116,23 @@ def _breakdown(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[i
     return table(headers, rows)
 
 
-def _rtl(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> list[str]:
+def _rtl_classes(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> list[str]:
     rtl = summary.get("rtl")
     if not rtl:
         return []
-    out = ["", "rtl by bug class:"] + table(
+    return ["", "rtl by bug class:"] + table(
         ["fixer", "class", "bugs", "samples", *[f"pass@{k}" for k in ks]],
         [[shown_fixer(c["fixer"], names), c["bug_class"], c["bugs"], c["samples"],
           *[c["pass_at"][str(k)] for k in ks]] for c in rtl["classes"]], text_columns=2)
-    if rtl["tiers"]:
-        out += ["", "rtl Tier S (simulation) x Tier F (equivalence), samples:"] + table(
-            ["fixer", "both pass", "S pass F fail", "S fail F pass", "both fail"],
-            [[shown_fixer(t["fixer"], names), t["both_pass"], t["s_pass_f_fail"], t["s_fail_f_pass"],
-              t["both_fail"]] for t in rtl["tiers"]], text_columns=1)
-    return out
+
+
+def _rtl_tiers(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+    tiers = (summary.get("rtl") or {}).get("tiers") or []
+    if not tiers:
+        return []
+    return ["", "rtl samples by Tier S (simulation) x Tier F (equivalence):"] + [
+        f"  {shown_fixer(t['fixer'], names)}: both pass {t['both_pass']}, S pass F fail {t['s_pass_f_fail']}, "
+        f"S fail F pass {t['s_fail_f_pass']}, both fail {t['both_fail']}" for t in tiers]
 
 
 def _iterative(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
@@ -151,16 +154,29 @@ def _cuda(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
             out += ["", f"cuda [{shown_fixer(row['fixer'], names)}]: degeneration rate "
                     f"{fmt(row['degeneration_rate'])}; pass vs perf gate p: "
                     + ", ".join(f"p={p} {fmt(v)}" for p, v in row["pass_vs_p"].items())]
-    build = summary.get("cuda_build", [])
+    build = _per_fixer(summary.get("cuda_build", []))
     if any(r["runtime_skipped"] or r["not_judged"] for r in build):
-        out += ["", "cuda build stage (no CUDA device here: the runtime stage was not judged):"] + table(
-            ["fixer", "suite", "judged", "built", "compile_fail", "build rate", "runtime skipped", "not run"],
-            [[shown_fixer(r["fixer"], names), r["suite"], r["judged"], r["built"], r["compile_fail"],
-              r["build_rate"], r["runtime_skipped"], r["not_judged"]] for r in build], text_columns=2)
+        out += ["", "cuda build stage (no CUDA device here: the runtime stage was not judged; per suite in "
+                "summary.json):"] + table(
+            ["fixer", "judged", "built", "compile_fail", "build rate", "runtime skipped", "not run"],
+            [[shown_fixer(r["fixer"], names), r["judged"], r["built"], r["compile_fail"],
+              r["build_rate"], r["runtime_skipped"], r["not_judged"]] for r in build], text_columns=1)
         out += ["  judged: candidates whose build ran (built + compile_fail); build rate: built / judged; runtime "
                 "skipped: built, not run here; not run: starts that build already (logic, memory, timeout, perf "
                 "buckets), skipped before the fixer was called"]
     return out
+
+
+def _per_fixer(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The build-stage rows of each fixer summed over its suites."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        total = out.setdefault(r["fixer"], {"fixer": r["fixer"]})
+        for name in ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped", "not_judged"):
+            total[name] = total.get(name, 0) + r[name]
+    for total in out.values():
+        total["build_rate"] = round(total["built"] / total["judged"], 4) if total["judged"] else None
+    return list(out.values())
 
 
 def _costs(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
