@@ -114,7 +114,8 @@ class LiveStatus:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is None or self.config.get_verbosity() < -1 or not self.tally.total:  # -qq: none
             return
-        if getattr(reporter, "isatty", False):
+        # In place only where escape sequences are understood (a terminal, colours on: not TERM=dumb, NO_COLOR).
+        if getattr(reporter, "isatty", False) and self.config.get_terminal_writer().hasmarkup:
             self._in_place(reporter)
         else:
             self._plain(reporter)
@@ -140,7 +141,7 @@ class LiveStatus:
 
     def pytest_sessionfinish(self) -> None:
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None and getattr(reporter, "isatty", False):
+        if reporter is not None and getattr(reporter, "isatty", False) and self.config.get_terminal_writer().hasmarkup:
             # Nothing of the live line stays behind pytest's own output.
             self.config.get_terminal_writer().write_raw("\x1b[K", flush=True)
 

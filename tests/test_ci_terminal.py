@@ -150,11 +150,12 @@ def test_the_progress_line_counts_outcomes_and_cost() -> None:
                             "$0.7500")
 
 
-def test_a_terminal_gets_the_live_progress_line(demo_pytester: pytest.Pytester) -> None:
+def on_a_terminal(pt: pytest.Pytester, **env: str) -> str:
+    """The bytes a pytest run writes to a pseudo-terminal, as text."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "cases",
-                             "--fixer", "noop", "--hwrepair-run", "r"], cwd=demo_pytester.path, stdout=slave,
-                            stderr=slave, stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "160"})
+                             "--fixer", "noop", "--hwrepair-run", "r"], cwd=pt.path, stdout=slave, stderr=slave,
+                            stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "160", **env})
     os.close(slave)
     out = b""
     while True:
@@ -167,9 +168,18 @@ def test_a_terminal_gets_the_live_progress_line(demo_pytester: pytest.Pytester) 
         out += chunk
     proc.wait()
     os.close(master)
-    text = out.decode(errors="replace")
+    return out.decode(errors="replace")
+
+
+def test_a_terminal_gets_the_live_progress_line(demo_pytester: pytest.Pytester) -> None:
+    text = on_a_terminal(demo_pytester)
     assert "3/3 done | pass 0.0% | 0 err | 0 skip | $0.00" in text
     assert text.index("3/3 done") < text.index("hwrepair summary")
+
+
+def test_a_terminal_without_escape_sequences_gets_none(demo_pytester: pytest.Pytester) -> None:
+    text = on_a_terminal(demo_pytester, NO_COLOR="1")
+    assert "hwrepair summary" in text and "\x1b" not in text
 
 
 def test_a_long_command_shows_as_its_label_and_a_model_name_stays() -> None:
