@@ -150,12 +150,17 @@ def test_the_progress_line_counts_outcomes_and_cost() -> None:
                             "$0.7500")
 
 
+def plain_env() -> dict[str, str]:
+    """This environment without what forces or forbids colours (a test runner may set them)."""
+    return {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PY_COLORS", "FORCE_COLOR", "TERM")}
+
+
 def on_a_terminal(pt: pytest.Pytester, **env: str) -> str:
     """The bytes a pytest run writes to a pseudo-terminal, as text."""
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "cases",
                              "--fixer", "noop", "--hwrepair-run", "r"], cwd=pt.path, stdout=slave, stderr=slave,
-                            stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "160", **env})
+                            stdin=subprocess.DEVNULL, env={**plain_env(), "COLUMNS": "160", "TERM": "xterm", **env})
     os.close(slave)
     out = b""
     while True:
