@@ -9,6 +9,7 @@ items by text, through the cache's public `get`/`set`.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -17,6 +18,8 @@ from .items import SAMPLE_KEY
 from .journal import CASE_ITEM
 
 LASTFAILED = "cache/lastfailed"
+# The hwrepair items that will run, as the plugin's own (last) collection hook leaves them.
+SELECTED_KEY = pytest.StashKey[list[pytest.Item]]()
 
 
 def known_failures(config: pytest.Config) -> dict[str, Any]:
@@ -62,6 +65,18 @@ class LastFailed:
         else:
             items[:] = first + rest
 
+    @pytest.hookimpl(specname="pytest_collection_modifyitems", wrapper=True, tryfirst=True)
+    def pytest_collection_modifyitems_restore(self, items: list[pytest.Item]) -> Generator[None, Any, Any]:
+        """Around pytest's own last-failed selection (registered after it: outside it; named for pytest)."""
+        result = yield
+        # When some failures are ordinary tests, pytest's own --lf keeps only the ones it recognises: the hwrepair
+        # items that were to run go back in (selection, -k, shards all happened before it).
+        selected = self.config.stash.get(SELECTED_KEY, [])
+        if self.mode == "lf" and self.rerun and selected:
+            kept = set(map(id, items))
+            items.extend(i for i in selected if id(i) not in kept)
+        return result
+
     def pytest_report_collectionfinish(self, config: pytest.Config) -> str | None:
         if self.mode is None or not self.rerun:
             return None
@@ -90,4 +105,4 @@ class LastFailed:
         cache.set(LASTFAILED, failed)
 
 
-__all__ = ["LastFailed", "known_failures"]
+__all__ = ["SELECTED_KEY", "LastFailed", "known_failures"]

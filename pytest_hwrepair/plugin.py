@@ -13,7 +13,7 @@ import pytest
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .journal import CASE_ITEM, SessionJournal
-from .lastfailed import LastFailed
+from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
 from .run import SampleResult, execute
@@ -118,6 +118,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=dropped)
             items[:] = keep
     run.corpus.select(i.stash[SAMPLE_KEY] for i in items if SAMPLE_KEY in i.stash)
+    config.stash[SELECTED_KEY] = [i for i in items if SAMPLE_KEY in i.stash]
     if config.pluginmanager.hasplugin("timeout") and not config.getoption("timeout", None):
         for item in items:
             if SAMPLE_KEY in item.stash and item.get_closest_marker("timeout") is None:

@@ -44,6 +44,15 @@ def test_lf_reruns_only_the_samples_that_failed(demo_pytester: pytest.Pytester, 
     assert all(nodeid in out for nodeid in FAILING) and "[reference-s0] PASSED" not in out
 
 
+def test_lf_keeps_the_failed_samples_beside_failed_ordinary_tests(demo_pytester: pytest.Pytester) -> None:
+    demo_pytester.makepyfile(test_plain="def test_fails():\n    assert False\n\n\ndef test_passes():\n    pass\n")
+    args = ("test_plain.py", "--fixer=noop", "--fixer=reference")
+    cached_run(demo_pytester, "0", *args).assert_outcomes(failed=4, passed=4)
+    again = cached_run(demo_pytester, "0", *args, "--lf")
+    again.assert_outcomes(failed=4, passed=0)
+    assert all(nodeid in again.stdout.str() for nodeid in FAILING)
+
+
 def test_ff_runs_the_failed_samples_first(demo_pytester: pytest.Pytester) -> None:
     cached_run(demo_pytester, "0", "--fixer=noop", "--fixer=reference").assert_outcomes(failed=3, passed=3)
     again = cached_run(demo_pytester, "0", "--fixer=noop", "--fixer=reference", "--ff")
