@@ -6,10 +6,10 @@ import difflib
 import json
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 from .fixers.base import Candidate, RepairTask
+from .sandbox import scratch
 from .untrusted import read_optional
 
 DIFF_LINES = 80
@@ -28,7 +28,7 @@ def cap_lines(text: str, limit: int = DIFF_LINES) -> str:
 
 def apply_diff(original: str, diff: str, name: str) -> str | None:
     """Apply a unified diff to one file with `patch`; None when it does not apply."""
-    with tempfile.TemporaryDirectory(prefix="hwrepair-patch-") as tmp:
+    with scratch.directory("hwrepair-patch-") as tmp:
         path = Path(tmp) / Path(name).name
         path.write_text(original, encoding="utf-8")
         for strip in ("-p1", "-p0"):

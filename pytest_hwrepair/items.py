@@ -69,15 +69,30 @@ class CaseItem(pytest.Function):
     """One sample; its failure report is the verdict's own explanation."""
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, 0, f"{self.name}"  # a line number: a skip raised in a fixture reports it
+        # The failure header names the design: two designs' RSTPOL-01[noop-s0] must read apart.
+        case = self.stash[SAMPLE_KEY].case if SAMPLE_KEY in self.stash else None
+        where = f"{case.domain}/{case.suite}/{case.id}::" if case is not None else ""
+        return self.path, 0, f"{where}{self.name}"  # a line number: a skip raised in a fixture reports it
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, RepairRejected):
-            return render_rejection(excinfo.value)
+            if self.config.get_verbosity() > 0:
+                return render_rejection(excinfo.value)
+            return rejection_line(excinfo.value)
         return super().repr_failure(excinfo)
 
 
+def rejection_line(exc: RepairRejected) -> str:
+    """A rejected repair in one line: category, summary, where the diff and the log are (`-v` shows them)."""
+    v = exc.verdict
+    summary = " ".join(v.summary.split())
+    summary = summary if len(summary) <= 160 else summary[:157] + "..."
+    where = f" | artifacts: {exc.log_path}" if exc.log_path else ""
+    return f"[{v.category.value}] {summary}{where} (-v: diff and log)"
+
+
 def render_rejection(exc: RepairRejected) -> str:
+    """The whole explanation: category, oracle contract, candidate diff (capped), oracle log tail, artifacts."""
     v = exc.verdict
     parts = [f"[{v.category.value}] {v.summary}"]
     if isinstance(v.metrics.get("contract"), str):

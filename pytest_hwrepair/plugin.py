@@ -12,7 +12,10 @@ import pytest
 
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
+from .journal import CASE_ITEM, SessionJournal
+from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
+from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
 from .run import SampleResult, execute
 from .sample import Sample
 from .sandbox.base import Sandbox
@@ -29,8 +32,6 @@ MARKERS = {
     "gpu": "needs a CUDA device for its runtime stage",
     "slow": "long-running item (iterative trajectory or long oracle timeout)",
 }
-RECORDS = "hwrepair_records"
-CASE_ITEM = "case.toml::"  # every hwrepair item's node id holds it
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -66,10 +67,13 @@ def pytest_configure(config: pytest.Config) -> None:
     except (SettingsError, FixerError) as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
+    config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
+        config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
+        config.pluginmanager.register(LiveStatus(config), "hwrepair-progress")
 
 
 def _pytest_strict(config: pytest.Config) -> bool:
@@ -94,9 +98,7 @@ class XdistHooks:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     run = config.stash[RUN_KEY]
-    shown = ", ".join(f"{k}={v}" for k, v in run.settings.header_items() if k != "fixer")
-    fixers = ", ".join(f"{label}={f.name}" for label, f in run.fixers.items())
-    return [f"hwrepair: fixers {fixers}", f"hwrepair: {shown}", f"hwrepair: run directory {run.run_dir.path}"]
+    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path))
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -116,6 +118,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=dropped)
             items[:] = keep
     run.corpus.select(i.stash[SAMPLE_KEY] for i in items if SAMPLE_KEY in i.stash)
+    config.stash[SELECTED_KEY] = [i for i in items if SAMPLE_KEY in i.stash]
     if config.pluginmanager.hasplugin("timeout") and not config.getoption("timeout", None):
         for item in items:
             if SAMPLE_KEY in item.stash and item.get_closest_marker("timeout") is None:
@@ -167,12 +170,20 @@ class Controller:
         if status is not None and exitstatus not in (2, 3, 4):
             session.exitstatus = status
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    @pytest.hookimpl(wrapper=True, tryfirst=True)  # around pytest's own sections: the summary comes last
+    def pytest_terminal_summary(self, terminalreporter: Any) -> Any:
+        compact_failures(terminalreporter, terminalreporter.config.get_verbosity() > 0)
+        result = yield
+        self._summary(terminalreporter)
+        return result
+
+    def _summary(self, terminalreporter: Any) -> None:
         board = self.board
         if board.summary is None or not board.records:
             return
         terminalreporter.section("hwrepair summary")
-        for line in render(board.summary):
+        labels = {f.name: label for label, f in reversed(list(self.run.fixers.items()))}
+        for line in render(board.summary, labels=labels, breakdown=self.run.settings.breakdown):
             terminalreporter.write_line(line)
         for line in board.gate_failures:
             terminalreporter.write_line(line, red=True)

@@ -119,11 +119,18 @@ class RunDir:
     def create(self) -> None:
         self.artifacts.mkdir(parents=True, exist_ok=True)
 
+    def begin_session(self, info: dict[str, Any]) -> None:
+        """List this session in run.json before its first sample runs (`end` null until it ends normally)."""
+        self.create()
+        self.write_run_json({**info, "end": None})
+
     def write_run_json(self, info: dict[str, Any]) -> None:
-        """Write run.json; on resume keep the first start time and list every session."""
+        """Write run.json; on resume keep the first start time and list every session, ended or not."""
         previous = self.read_json("run.json") or {}
-        sessions = [*previous.get("sessions", []), {k: info[k] for k in ("start", "end") if k in info}]
-        data = {**previous, **info, "schema": SCHEMA, "sessions": sessions,
+        entry = {k: info[k] for k in ("session", "start", "end", "pid") if k in info}
+        sessions = [s for s in previous.get("sessions", [])
+                    if not (isinstance(s, dict) and "session" in entry and s.get("session") == entry["session"])]
+        data = {**previous, **info, "schema": SCHEMA, "sessions": [*sessions, entry],
                 "start": previous.get("start", info.get("start"))}
         self.write_json("run.json", data)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import time
 import traceback
 import uuid
@@ -20,6 +19,7 @@ from .oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, ma
 from .oracles.base import content_hash, locked, populate, remove_tree
 from .results import RunDir, SampleRecord, now
 from .sample import ProtocolConfig, Sample
+from .sandbox import scratch
 from .sandbox.base import Sandbox
 from .trajectory import Progress
 from .verdict import Category, Outcome, RepairProtocol, Verdict
@@ -36,6 +36,7 @@ class Harness:
     protocol: ProtocolConfig = ProtocolConfig()
     finished: Mapping[str, list[SampleRecord]] = field(default_factory=dict)
     verdict_cache: bool = True
+    precheck: bool = True  # skip, before the fixer is called, what this machine cannot judge (off: validate)
 
 
 @dataclass
@@ -114,6 +115,13 @@ class _Trajectory:
         iterative = self.sample.protocol is RepairProtocol.ITERATIVE
         progress = Progress(iterative, config.attempts(self.sample.protocol))
         records = self.records
+        if self.harness.precheck and self.kind is not None and self.kind.unavailable is not None:
+            reason = self.kind.unavailable(self.sample.case, self.sample.bug, self.harness.oracle_ctx.options)
+            if reason is not None:  # no money is spent on a sample nothing here could judge
+                skip = Judged(Verdict.skip(reason, metrics={"not_judged": True}), Candidate())
+                records.append(self._record(0 if iterative else None, skip, None, final=True, stop=None,
+                                            folder=self.artifact))
+                return SampleResult(records, skip.verdict, "", None)
         self.artifact.mkdir(parents=True, exist_ok=True)
         judged = Judged(Verdict.error("no attempt was made"), Candidate())
         for attempt in range(progress.limit):
@@ -223,7 +231,7 @@ class _Trajectory:
         return kind, self._in_workspace("hwrepair-strong-", files, lambda ws: strong.check(ws, self.sandbox))
 
     def _in_workspace(self, prefix: str, files: dict[str, str], check: Callable[[Path], Verdict]) -> Verdict:
-        ws = Path(tempfile.mkdtemp(prefix=prefix))
+        ws = scratch.make(prefix)  # swept at a later start if this process is killed
         try:
             populate(ws, self.sample.case, files)
             return guarded(lambda: check(ws))

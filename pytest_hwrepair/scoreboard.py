@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .bugstats import COUNTED, BugStats, bug_stats, finals
+from .buildstage import build_stage
 from .gates import Gate, check_gates, regressions
 from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
 from .results import RunDir, SampleRecord
@@ -85,9 +86,13 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
         summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_agreement(fin)}
     if any(r.protocol is RepairProtocol.ITERATIVE for r in fin):
         summary["iterative"] = iterative_metrics(records, ks)
+        # The iterative pass@k of the totals and breakdown rows (pass@1: the first attempt).
+        summary["iterative_domains"] = iterative_by(records, ks, lambda r: r.domain)
+        summary["iterative_groups"] = iterative_by(records, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}")
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
-    summary["retries"] = retry_counts(fin)
+        summary["cuda_build"] = build_stage(fin)  # the build stage, judged even where the runtime stage is not
+    summary["retries"] = retry_counts(records)  # every attempt of a trajectory made its own requests
     return summary
 
 
@@ -175,6 +180,14 @@ def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[
         "transitions": {a: dict(sorted(b.items())) for a, b in sorted(transitions.items())},
         "mean_category_changes": _round(mean(category_changes([r.category for r in t]) for t in trajs)),
     }
+
+
+def iterative_by(records: Sequence[SampleRecord], ks: Sequence[int],
+                 key: Callable[[SampleRecord], str]) -> dict[str, list[dict[str, Any]]]:
+    groups: dict[str, list[SampleRecord]] = defaultdict(list)
+    for r in records:
+        groups[key(r)].append(r)
+    return {name: iterative_metrics(rs, ks) for name, rs in sorted(groups.items())}
 
 
 def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,7 @@ class Run:
     is_worker: bool = False
     gates: tuple[Gate, ...] = ()
     start: str = field(default_factory=now)
+    session: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # this pytest process's entry in run.json
 
     @classmethod
     def create(cls, settings: Settings, run_dir: Path | None, *, strict: bool, is_worker: bool) -> Run:
@@ -101,6 +104,8 @@ class Run:
             "versions": tool_versions(),
             "case_set": self.corpus.digest(),
             "cases": len(self.corpus.cases),
+            "session": self.session,
+            "pid": os.getpid(),
             "start": self.start,
             "end": now(),
         }

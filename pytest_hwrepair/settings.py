@@ -79,6 +79,8 @@ class Settings:
     gpu: str = opt("auto", "cuda: run the runtime stage (auto: when a CUDA device is present)",
                    choices=("auto", "yes", "no"))
     timing_runs: int = opt(5, "cuda: timed runs per candidate and reference (after a warm-up)")
+    breakdown: bool = opt(False, "show the fixer x domain x suite x bug type table in the terminal summary (always in "
+                          "summary.json and `hwrepair report`)", header=False)
     strict: bool = opt(False, "unknown keys in case files are errors (also implied by pytest's strict mode)")
     seed: int = opt(0, "base seed given to fixers and random stimuli")
     # The search fixer: fixers/search.py (`--fixer search:budget=N,...` overrides these).

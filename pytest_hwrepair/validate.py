@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from .oracles import OracleContext, OracleOptions
 from .results import RunDir
 from .run import Harness, SampleResult, execute
 from .sample import ProtocolConfig, Sample
+from .sandbox import scratch
 from .sandbox.base import Limits, Sandbox
 from .verdict import CaseError, Outcome, RepairProtocol
 
@@ -91,10 +91,11 @@ def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
             cases.append(load_case(path, strict=strict))
         except CaseError as exc:
             checks.append(BugCheck(str(path), "-", "rejected", f"case file problem: {exc}"))
-    with tempfile.TemporaryDirectory(prefix="hwrepair-validate-") as tmp:
-        run = RunDir(Path(tmp) / "run")
+    with scratch.directory("hwrepair-validate-") as tmp:
+        run = RunDir(tmp / "run")
         run.create()
-        harness = Harness(run, OracleContext(cache_dir, Limits(), OracleOptions.of(options)))
+        # precheck off: a start's own build is checked even where its runtime stage cannot run.
+        harness = Harness(run, OracleContext(cache_dir, Limits(), OracleOptions.of(options)), precheck=False)
         by_key = {(c.domain, c.suite, c.id): c for c in cases}
 
         def golden(task: RepairTask) -> dict[str, str]:

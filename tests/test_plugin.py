@@ -39,7 +39,7 @@ def test_reference_passes_and_noop_fails(demo_pytester: pytest.Pytester, xdist: 
     rows = {row["fixer"]: row for row in summary(demo_pytester.path / "r")["fixers"]}
     assert rows["reference"]["pass_at"]["1"] == 1.0 and rows["noop"]["pass_at"]["1"] == 0.0
     assert rows["reference"]["pass_at"]["5"] is None  # one sample per bug: pass@5 is n/a, never dropped
-    result.stdout.fnmatch_lines(["*hwrepair summary*", "*noop*hls*demo*MLU*0.000*", "results: r"])
+    result.stdout.fnmatch_lines(["*hwrepair summary*", "noop *hls *0.000*", "results: r"])
 
 
 def test_summary_is_identical_with_and_without_xdist(demo_pytester: pytest.Pytester) -> None:
@@ -71,7 +71,7 @@ def test_keywords_and_markers_select_what_a_user_expects(demo_pytester: pytest.P
 
 
 def test_failure_shows_category_diff_and_log_tail(demo_pytester: pytest.Pytester) -> None:
-    result = run(demo_pytester, "cases", "--fixer", "noop", "-k", "SHFT")
+    result = run(demo_pytester, "cases", "--fixer", "noop", "-k", "SHFT", "-v")  # by default: one line
     result.stdout.fnmatch_lines(["*[[]test_fail[]] self-check failed (exit 1)*",
                                  "*candidate diff: (the candidate equals the buggy file)*",
                                  "*oracle log (tail):*", "*mismatches = 1*", "*artifacts:*"])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import shlex
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..sandbox import scratch
 from ..sandbox.base import Execution, Sandbox
 from ..untrusted import UntrustedFileError, read_untrusted
 from .agent import AgentOptions, inner_workspace
@@ -62,8 +62,8 @@ class CommandFixer:
                              "{target} {sample} {attempt})") from None
 
     def repair(self, task: RepairTask) -> Candidate:
-        with tempfile.TemporaryDirectory(prefix="hwrepair-agent-") as tmp:
-            ws = Path(tmp) / "workspace"
+        with scratch.directory("hwrepair-agent-") as tmp:
+            ws = tmp / "workspace"
             ws.mkdir()
             self._lay_out(ws, task)
             start = time.monotonic()

@@ -67,10 +67,10 @@ class Caller:
             reason, hint = self._attempt(method, url, as_json, kwargs)
             if isinstance(reason, _Done):
                 return reason.value
-            self.retries[reason] += 1
             if retry >= self.policy.max_retries:
                 raise FixerError(f"{self.label}: gave up after {retry} retries (last: {describe(reason)}); "
                                  "the API is unavailable or rate limited beyond the retry budget")
+            self.retries[reason] += 1  # a retry made, not a failed request: the last failure is retried no more
             delay = self.policy.wait(retry, hint)
             warnings.warn(f"{self.label}: {describe(reason)}, retry {retry + 1} of {self.policy.max_retries} "
                           f"in {delay:.2f}s", RetryWarning, stacklevel=4)

@@ -7,14 +7,14 @@ import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..cases import Case, OracleSpec, StrongSpec
+from ..cases import Bug, Case, OracleSpec, StrongSpec
+from ..sandbox import scratch
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..settings import Settings
 from ..verdict import Category, Outcome, Verdict
@@ -95,6 +95,8 @@ class OracleKind:
     needs_gpu: bool = False  # its runtime stage needs a CUDA device (items get the `gpu` marker)
     strong_on_pass_only: bool = False  # as the strong oracle, judges only what the suite oracle passed
     decide: Callable[[Verdict], bool | None] = passed_or_none
+    # Why a bug cannot be judged on this machine at all (None: it can); decided before the fixer is called.
+    unavailable: Callable[[Case, Bug, OracleOptions], str | None] | None = None
 
 
 def typed_spec(spec: OracleSpec, model: type[S]) -> S:
@@ -104,10 +106,13 @@ def typed_spec(spec: OracleSpec, model: type[S]) -> S:
     return spec
 
 
+OWN_ASSETS = Path(__file__).resolve().parent.parent / "oracle_assets"  # package data: a wheel has no checkout
+
+
 def oracle_assets_dirs(case: Case) -> list[Path]:
-    """Where `oracle.assets` are looked up: every `oracles/` above the case, then the project's own."""
+    """Where `oracle.assets` are looked up: every `oracles/` above the case, then the ones the package ships."""
     dirs = [p / "oracles" for p in case.root.resolve().parents if (p / "oracles").is_dir()]
-    own = Path(__file__).resolve().parent.parent.parent / "oracles"
+    own = OWN_ASSETS.resolve()
     if own.is_dir() and own not in dirs:
         dirs.append(own)
     return dirs
@@ -187,7 +192,7 @@ def cached_text(cache_dir: Path, key: str, produce: Callable[[], str]) -> str:
 
 @contextmanager
 def scratch_workspace(prefix: str = "hwrepair-ref-") -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path = scratch.make(prefix)  # swept at a later start if this process is killed
     try:
         yield path
     finally:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from ..cases import Case, OracleSpec, SpecModel, compile_regex
+from ..cases import Bug, Case, OracleSpec, SpecModel, compile_regex
 from ..process import signal_of
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..untrusted import UntrustedFileError, read_untrusted
@@ -26,6 +26,7 @@ from ..verdict import Category, Verdict
 from .base import (
     OracleContext,
     OracleKind,
+    OracleOptions,
     cached_text,
     content_hash,
     locked,
@@ -339,4 +340,12 @@ def _cheat(reason: str) -> Verdict:
 
 
 # Timings do not repeat: an identical workspace is judged afresh.
-CUDA = OracleKind("cuda", ("cuda",), CudaOracle, CudaSpec, reusable=False, needs_gpu=True)
+def runtime_unavailable(case: Case, bug: Bug, options: OracleOptions) -> str | None:
+    """Without a device, a start that already builds (every bucket but compile_error) can show nothing."""
+    if bug.bucket in (None, "compile_error") or device_present(options.gpu):
+        return None
+    return f"no CUDA device: a {bug.bucket} start is decided at run time (the fixer was not called)"
+
+
+CUDA = OracleKind("cuda", ("cuda",), CudaOracle, CudaSpec, reusable=False, needs_gpu=True,
+                  unavailable=runtime_unavailable)

@@ -22,6 +22,7 @@ from ..untrusted import truncation_marker
 from . import jail
 from .base import Execution, Limits
 from .cgroup import Cgroups, StepGroup, remove_stale
+from .scratch import make as make_scratch
 from .slots import Slots
 from .transfer import Accepted, CopyLimits, memfd_of, pack, receive, remove, replace_contents
 
@@ -34,8 +35,11 @@ FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 PACK_GRACE = 15.0
 _warned = False
-# One pool per machine whatever TMPDIR says: two runs must never hand out the same uid at once.
-UID_POOL = Slots(Path("/tmp/hwrepair-uids"), 128)
+# One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
+# (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
+# in /tmp is held too, so a run of an older release on this machine never shares one.
+UID_LOCKS = Path("/run/lock/hwrepair-uids")
+UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
 
 
 class NoIsolationWarning(UserWarning):
@@ -141,8 +145,8 @@ class LocalSandbox:
                                   fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
                                                                                  closed=True))
             return cmd, {}, "/"
-        work = Path(tempfile.mkdtemp(prefix="hwrepair-step-"))
-        tmp = Path(tempfile.mkdtemp(prefix="hwrepair-tmp-"))
+        work = make_scratch("hwrepair-step-")
+        tmp = make_scratch("hwrepair-tmp-")
         scratch += [work, tmp]
         if uid is not None:
             for folder in (work, tmp):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,30 +15,60 @@ from pathlib import Path
 class Slots:
     """N numbered slots shared by every process that uses the same directory."""
 
-    def __init__(self, directory: Path, count: int) -> None:
+    def __init__(self, directory: Path, count: int, *, private: bool = False, also: Slots | None = None) -> None:
         if count < 1:
             raise ValueError("slot count must be at least 1")
         self.directory = directory
         self.count = count
+        self.private = private  # the directory must be this user's alone: no one else may plant or hold a slot
+        self.also = also  # another pool whose slot of the same index is held too (see sandbox.local.UID_POOL)
+
+    def _prepare(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o755 if self.private else 0o777)
+        if self.also is not None:
+            self.also._prepare()
+        if not self.private:
+            return
+        info = os.lstat(self.directory)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
+            raise RuntimeError(f"{self.directory}: not a directory of uid {os.geteuid()} that only it may write; "
+                               "remove it (it holds only lock files)")
+
+    def _take(self, index: int) -> list[int] | None:
+        """The locked descriptors of slot `index` (here and in `also`), or None when one is held elsewhere."""
+        fd = os.open(self.directory / f"slot-{index}.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW,
+                     0o600 if self.private else 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        more = self.also._take(index) if self.also is not None else []
+        if more is None:
+            _release([fd])
+            return None
+        return [fd, *more]
 
     @contextmanager
     def acquire(self) -> Iterator[int]:
         """Hold one slot for the block; yields its index (stable per slot: used for sandbox uids)."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._prepare()
         delay = 0.01
         while True:
             for index in random.sample(range(self.count), self.count):
-                fd = os.open(self.directory / f"slot-{index}.lock", os.O_CREAT | os.O_RDWR, 0o666)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    os.close(fd)
+                fds = self._take(index)
+                if fds is None:
                     continue
                 try:
                     yield index
                 finally:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
-                    os.close(fd)
+                    _release(fds)
                 return
             time.sleep(delay)
             delay = min(delay * 1.5, 0.2)
+
+
+def _release(fds: list[int]) -> None:
+    for fd in fds:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)

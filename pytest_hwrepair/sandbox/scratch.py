@@ -1,0 +1,99 @@
+"""Scratch directories (workspaces, agent copies, step folders) that a killed run does not leave behind.
+
+Every directory a process makes lives in one owner directory of that process, under the temporary
+directory, holding a lock file the process keeps locked while it lives. The lock goes with the process,
+however it dies (SIGKILL included), so the first scratch directory of any later process sweeps every owner
+directory whose lock it can take: the leftovers of dead owners, never a live run's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from .transfer import remove
+
+OWNER_PREFIX = "hwrepair-owner-"
+LOCK = ".owner.lock"
+_owner: tuple[int, Path, int] | None = None  # (pid, directory, locked descriptor)
+
+
+def make(prefix: str) -> Path:
+    """A fresh directory of this process (mode 0700), removed by the caller or swept after its death."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=owner_dir()))
+
+
+@contextlib.contextmanager
+def directory(prefix: str) -> Iterator[Path]:
+    """A scratch directory for the block."""
+    path = make(prefix)
+    try:
+        yield path
+    finally:
+        remove(path)
+
+
+def owner_dir() -> Path:
+    """This process's owner directory, made (after a sweep of dead owners' ones) on first use."""
+    global _owner
+    if _owner is not None and _owner[0] == os.getpid():
+        return _owner[1]
+    base = Path(tempfile.gettempdir())
+    sweep(base)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{OWNER_PREFIX}new-", dir=base))
+    fd = os.open(fresh / LOCK, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    # Searchable by the sandbox uids: a step folder inside is chowned to the step's uid.
+    fresh.chmod(0o711)
+    path = base / f"{OWNER_PREFIX}{os.getpid()}-{fresh.name.rsplit('-', 1)[-1]}"
+    fresh.rename(path)  # a sweeper sees the owner only once it is locked
+    _owner = (os.getpid(), path, fd)
+    atexit.register(_release, os.getpid(), path)
+    return path
+
+
+def sweep(base: Path) -> int:
+    """Remove the owner directories under `base` whose owner is gone; returns how many went."""
+    removed = 0
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(OWNER_PREFIX) and _dead_owner(Path(entry.path)):
+            remove(Path(entry.path))
+            removed += 1
+    return removed
+
+
+def _dead_owner(path: Path) -> bool:
+    """True when `path` is a real owner directory of this user whose lock no process holds."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+            return False  # a link or someone else's: never followed, never removed
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _release(pid: int, path: Path) -> None:
+    """At a normal exit: the owner directory goes with whatever is still in it."""
+    if os.getpid() == pid:
+        remove(path)
+
+
+__all__ = ["directory", "make", "owner_dir", "sweep"]
