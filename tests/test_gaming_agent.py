@@ -152,7 +152,8 @@ def test_a_failing_agent_is_a_harness_error_not_a_rejected_repair(agent_case: Ag
 
 SHOWS = PRELUDE + """
 import socket
-seen = {"root": sorted(os.listdir("/")), "env": sorted(os.environ), "passed": os.environ.get("AGENT_SETTING")}
+seen = {"root": sorted(os.listdir("/")), "env": sorted(os.environ), "passed": os.environ.get("AGENT_SETTING"),
+        "host": os.path.exists("@@HOST@@")}
 try:
     socket.create_connection(("127.0.0.1", int("@@PORT@@")), timeout=3).close()
     seen["network"] = "reached"
@@ -194,18 +195,20 @@ def test_the_agent_sees_only_what_it_is_granted(agent_case: AgentCase, canaries:
                                                 sandbox: str, monkeypatch: pytest.MonkeyPatch) -> None:
     docker_or_skip(sandbox)
     monkeypatch.setenv("AGENT_SETTING", "granted-value")
-    closed = run_cases(agent_case.pytester, [], sandbox, *agent_case.args(SHOWS.replace("@@PORT@@",
-                                                                                                  str(listener))))
+    shows = SHOWS.replace("@@PORT@@", str(listener)).replace("@@HOST@@", str(agent_case.pytester.path))
+    closed = run_cases(agent_case.pytester, [], sandbox, *agent_case.args(shows))
     seen = shown(closed)
     assert str(seen["network"]).startswith("blocked"), seen
     assert seen["passed"] is None
     assert not {"OPENAI_API_KEY", "GAMING_CANARY", "AGENT_SETTING"} & set(seen["env"])  # type: ignore[arg-type]
     assert {"HWREPAIR_TASK", "HWREPAIR_WORKSPACE", "PATH", "HOME"} <= set(seen["env"])  # type: ignore[arg-type]
+    assert seen["host"] is False  # the test's own directory (the checkout, the cases, the run directory)
     allowed = {"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "proc", "dev", "tmp", "sandbox"}
+    if sandbox == "docker":  # the toolchain image's own (empty) Debian directories, nothing of this machine
+        allowed |= {".dockerenv", "boot", "home", "media", "mnt", "opt", "root", "run", "srv", "sys", "var"}
     assert set(seen["root"]) <= allowed, seen["root"]  # type: ignore[arg-type]
     opened = run_cases(agent_case.pytester, [], sandbox,
-                       *agent_case.args(SHOWS.replace("@@PORT@@", str(listener)),
-                                   "--hwrepair-agent-network", "--hwrepair-agent-env", "AGENT_SETTING"))
+                       *agent_case.args(shows, "--hwrepair-agent-network", "--hwrepair-agent-env", "AGENT_SETTING"))
     seen = shown(opened)
     if sandbox == "local":  # a container's network is the engine's bridge, not this machine's loopback
         assert seen["network"] == "reached", seen
