@@ -12,6 +12,7 @@ from typing import Any
 from .bugstats import COUNTED, BugStats, bug_stats, finals
 from .gates import Gate, check_gates, regressions
 from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
+from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
 from .trajectory import STOP_SIGNALS
 from .verdict import Category, Outcome, RepairProtocol
@@ -87,6 +88,8 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
         summary["iterative"] = iterative_metrics(records, ks)
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
+    if any(r.metrics.get("repo") for r in fin):  # repository cases: resolved rate, localisation, feedback arm
+        summary["repo"] = repo_summary(records, ks)
     summary["retries"] = retry_counts(fin)
     return summary
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .repo.summary import render_repo
+
 
 def fmt(value: Any) -> str:
     if value is None:
@@ -43,7 +45,7 @@ def render(summary: dict[str, Any]) -> list[str]:
                         [[d["fixer"], d["domain"], "", "", d["bugs"], d["samples"],
                           *[d["pass_at"][str(k)] for k in ks], d["multiplicity"], d["underconstrained"],
                           d["errors"], d["skipped"]] for d in summary["domains"]])
-    out += _rtl(summary, ks) + _iterative(summary) + _cuda(summary) + _costs(summary)
+    out += _rtl(summary, ks) + render_repo(summary, table) + _iterative(summary) + _cuda(summary) + _costs(summary)
     return out
 
 
