@@ -108,11 +108,11 @@ class CommandFixer:
 
 def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
     try:
-        diff, ignored = workspace_diff(ws, task.files)
+        diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file, ignored
     except CandidateError as exc:
         return Candidate(parsed=False, parse_error=f"the agent's workspace: {exc}", latency=latency, logs=logs,
                          raw=raw)
-    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored)}
+    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
     return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
 
 
