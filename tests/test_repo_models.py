@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.fixers.base import Attempt, RepairTask
+from pytest_hwrepair.fixers.base import Attempt, FixerUnavailable, RepairTask
 from pytest_hwrepair.fixers.extract import code_blocks
 from pytest_hwrepair.fixers.prompts import Templates, output_budget
+from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions
 from pytest_hwrepair.repo.extract import extract_repository
 from pytest_hwrepair.repo.prompt import CONTEXT_CHARS
 
@@ -34,6 +35,14 @@ def task(files: dict[str, str] = FILES, **kw: Any) -> RepairTask:
 
 def extract(raw: str, truncated: bool = False) -> Any:
     return extract_repository(raw, FILES, code_blocks(raw), truncated)
+
+
+def test_the_search_baseline_skips_repository_issues_instead_of_mutating_the_readme() -> None:
+    probe_calls: list[RepairTask] = []
+    fixer = SearchFixer(SearchOptions(), lambda t: probe_calls.append(t))  # type: ignore[arg-type,func-returns-value]
+    with pytest.raises(FixerUnavailable, match="repository issue"):
+        fixer.repair(task())
+    assert probe_calls == []
 
 
 def test_prompt_holds_issue_tree_and_files_readme_first() -> None:
