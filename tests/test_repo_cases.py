@@ -141,3 +141,12 @@ def test_stats_prints_the_repository_tables(demo: Path) -> None:
                          text=True, check=True).stdout
     assert "| demo | 3 | 4 | 54 | 2 | 1/1.5/2 | 1/1.5/2 | 1 | 1 | 0 | LOGIC 1 WIDTH 1 |" in out
     assert "| demo | WIDTH-01 | WIDTH | 2 | 2 | 2 | T2 | 1 | 2 |" in out
+
+
+def test_a_design_case_cannot_borrow_the_repository_oracle(tmp_path: Path) -> None:
+    # rtl-repo judges repository snapshots only: a design case naming it is a one-line case error.
+    (tmp_path / "case.toml").write_text('schema = 1\nid = "x"\ndomain = "rtl"\nsuite = "s"\nsources = ["a.v"]\n'
+                                        'target = "a.v"\nspec = "a.md"\n[oracle]\nkind = "rtl-repo"\n'
+                                        '[[bug]]\nid = "OP-01"\nclass = "behavioural"\nfind = "a"\nreplace = "b"\n')
+    message = error_of(tmp_path)
+    assert "oracle.kind: 'rtl-repo' is not one of" in message and "rtl-repo," not in message
