@@ -8,11 +8,14 @@ import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .verdict import CaseError
+
+if TYPE_CHECKING:
+    from .repo.load import RepoParts
 
 MAX_TOLERANCE = 1e12
 MAX_TIMEOUT = 86_400.0  # one day: any larger timeout is a typo, and `inf` would never end a step
@@ -145,6 +148,7 @@ class Case:
     path: Path
     model: CaseModel
     files: dict[str, str]
+    repo: RepoParts | None = None  # a repository case (kind = "repo"): its tree, snapshots, patches and tests
 
     @property
     def root(self) -> Path:
@@ -196,7 +200,9 @@ class Case:
         return {name: self.files[name] for name in self.model.sources}
 
     def buggy_files(self, bug: Bug) -> dict[str, str]:
-        """The visible files with the bug injected."""
+        """The visible files with the bug injected (a repository case: the instance's whole snapshot)."""
+        if self.repo is not None:
+            return self.repo.snapshot(bug.id)
         files = {name: self.files[name] for name in self.model.sources}
         name = bug.file or self.target
         files[name] = inject(self, bug)

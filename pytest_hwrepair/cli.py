@@ -14,6 +14,8 @@ from .cases import find_case_files
 from .domains import domain_of
 from .loading import json_schema, load_case
 from .oracles import OracleOptions
+from .repo.stats import NOTE as REPO_NOTE
+from .repo.stats import repo_tables
 from .report import command as report_command
 from .sandbox import make_sandbox
 from .settings import Settings, SettingsError
@@ -147,8 +149,12 @@ def _stats(ns: argparse.Namespace) -> int:
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
     designs: Counter[tuple[str, str]] = Counter()
     types: set[str] = set()
+    repos = []
     for path in find_case_files(_existing(ns.paths)):
         case = load_case(path)
+        if case.repo is not None:  # repository cases have tables of their own
+            repos.append(case)
+            continue
         key = (case.domain, case.suite)
         designs[key] += 1
         locs[key].append(case.loc())
@@ -157,7 +163,10 @@ def _stats(ns: argparse.Namespace) -> int:
             counts[key][label] += 1
             types.add(label)
     cols = sorted(types)
-    text = _stats_tables(counts, locs, designs, cols)
+    text = _stats_tables(counts, locs, designs, cols) if designs else ""
+    if repos:
+        tables = [_markdown(head, rows) for head, rows in repo_tables(repos)]
+        text = "\n\n".join([*([text.rstrip()] if text else []), *tables, REPO_NOTE]) + "\n"
     if ns.update is None:
         print(text)
         return 0

@@ -12,6 +12,7 @@ import pytest
 from .artifacts import cap_lines
 from .loading import load_case
 from .oracles import kind_of
+from .repo.runner import repo_keywords
 from .run import SampleResult
 from .sample import Sample
 from .verdict import CaseError, RepairProtocol, RepairRejected
@@ -55,10 +56,13 @@ class CaseFile(pytest.File):
                                                      bug.id, protocol.value, bug.class_ or "")
                                     if k}
         item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords)
+        item.extra_keyword_matches.update(repo_keywords(case, bug.id))  # `-k T3` selects repository tiers
         item.add_marker(case.domain)
         kind = kind_of(case.oracle.kind)
         if kind is not None and kind.needs_gpu:
             item.add_marker("gpu")
+        if kind is not None and kind.marker:
+            item.add_marker(kind.marker)
         if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
             item.add_marker("slow")
         item.stash[SAMPLE_KEY] = replace(sample, nodeid=item.nodeid)

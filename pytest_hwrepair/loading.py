@@ -11,12 +11,16 @@ from pydantic import ValidationError, create_model
 from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, inject, read_files
 from .domains import DOMAINS
 from .oracles import oracle_kinds
+from .repo.load import load_repo_case
+from .repo.schema import case_file_schema
 from .verdict import CaseError
 
 
 def load_case(path: Path, *, strict: bool = False) -> Case:
     """Parse, validate and read every file a case names; raises CaseError with one line."""
     raw = _read_toml(path)
+    if raw.get("kind") == "repo":  # a repository case: its own sub-model and loader (DESIGN §3)
+        return load_repo_case(path, raw, strict=strict)
     try:
         model = CaseModel.model_validate(raw)
     except ValidationError as exc:
@@ -81,7 +85,8 @@ def _validate(path: Path, spec: type[OracleSpec] | type[StrongSpec], raw: dict[s
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of `case.toml` (printed by `hwrepair schema`): every installed oracle kind's spec."""
+    """The JSON Schema of `case.toml` (printed by `hwrepair schema`): a design case with every installed oracle
+    kind's spec, or a repository case."""
     kinds = oracle_kinds().values()
     suite: Any = Union[tuple(dict.fromkeys(k.spec for k in kinds if k.suite))]  # noqa: UP007 (built at run time)
     strong: Any = Union[tuple(dict.fromkeys(k.strong_spec for k in kinds if k.strong))]  # noqa: UP007
@@ -91,7 +96,7 @@ def json_schema() -> dict[str, Any]:
     for node in [schema, *schema.get("$defs", {}).values()]:
         if node.get("type") == "object":
             node["additionalProperties"] = False
-    return schema
+    return case_file_schema(schema)
 
 
 __all__ = ["json_schema", "load_case"]

@@ -30,6 +30,7 @@ MARKERS = {
     "rtl": "Verilog RTL repair (lint, simulation, equivalence oracles)",
     "cuda": "CUDA kernel repair (nvcc build, test harness, perf gate)",
     "gpu": "needs a CUDA device for its runtime stage",
+    "repo": "repository-level RTL issue (multi-file repair judged by fail-to-pass / pass-to-pass testbenches)",
     "slow": "long-running item (iterative trajectory or long oracle timeout)",
 }
 

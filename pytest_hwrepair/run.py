@@ -91,11 +91,17 @@ class _Trajectory:
     def __init__(self, sample: Sample, fixer: Fixer, harness: Harness, sandbox: Sandbox,
                  oracle: Oracle | None) -> None:
         self.sample, self.fixer, self.harness, self.sandbox = sample, fixer, harness, sandbox
+        self.kind = kind_of(sample.case.oracle.kind)
+        self.tree = self.kind.tree if self.kind is not None else None  # candidates over a whole tree
         self.oracle = oracle or make_oracle(sample.case, harness.oracle_ctx)
+        if self.tree is not None:  # each instance of a tree has its own tests
+            self.oracle = self.tree.bind(self.oracle, sample.bug.id)
         self.exec_id = uuid.uuid4().hex[:12]
         self.buggy = sample.case.buggy_files(sample.bug)
         self.artifact = harness.run_dir.artifacts / sample.key
-        self.kind = kind_of(sample.case.oracle.kind)
+        # The feedback arm of tree kinds: one more round for a first attempt that does not pass.
+        self.extra = int(harness.protocol.repo_feedback and self.tree is not None
+                         and sample.protocol is not RepairProtocol.ITERATIVE)
         self.records: list[SampleRecord] = []
 
     def crashed(self, exc: Exception) -> SampleResult:
@@ -113,7 +119,8 @@ class _Trajectory:
     def run(self) -> SampleResult:
         config = self.harness.protocol
         iterative = self.sample.protocol is RepairProtocol.ITERATIVE
-        progress = Progress(iterative, config.attempts(self.sample.protocol))
+        progress = Progress(iterative, config.attempts(self.sample.protocol) + self.extra)
+        staged = iterative or self.extra > 0
         records = self.records
         if self.harness.precheck and self.kind is not None and self.kind.unavailable is not None:
             reason = self.kind.unavailable(self.sample.case, self.sample.bug, self.harness.oracle_ctx.options)
@@ -127,16 +134,18 @@ class _Trajectory:
         for attempt in range(progress.limit):
             history = tuple(progress.history[-config.history:]) if config.history else ()
             task = self.sample.task(config, attempt, history, self.buggy)
-            folder = self.artifact / f"iter-{attempt}" if iterative else self.artifact
+            folder = self.artifact / f"iter-{attempt}" if staged else self.artifact
             judged = self._attempt(task, folder)
             sha = progress.observe(judged.verdict, judged.text, signature(judged.verdict))
             last, stop = progress.stop(attempt, judged.verdict)
-            records.append(self._record(attempt if iterative else None, judged, sha, final=last, stop=stop,
+            records.append(self._record(attempt if staged else None, judged, sha, final=last, stop=stop,
                                         folder=folder))
             if last:
                 break
+            feedback = (self.tree.feedback(judged.verdict) if self.tree is not None
+                        else feedback_message(judged.verdict, config.feedback, judged.text))
             progress.history.append(Attempt(judged.text or judged.candidate.raw, judged.verdict.category.value,
-                                            feedback_message(judged.verdict, config.feedback, judged.text)))
+                                            feedback))
         if judged.verdict.outcome is not Outcome.SKIPPED:
             self.harness.run_dir.append(records)
         return SampleResult(records, judged.verdict, judged.diff, self.artifact)
@@ -163,16 +172,20 @@ class _Trajectory:
         fix_s = candidate.latency or (time.monotonic() - start)
         folder.mkdir(parents=True, exist_ok=True)
         save_candidate(folder, task, candidate)
+        if self.tree is not None:  # a file set or a diff over the whole snapshot
+            got = self.tree.attempt(self.sample.case, self.buggy, candidate, self._judge, attempt=task.attempt,
+                                    arm=self.extra > 0)
+            (folder / "candidate.diff").write_text(got.diff, encoding="utf-8")
+            _save_verdict(folder, got.verdict)
+            return Judged(got.verdict, candidate, got.text, got.diff, got.strong, fix_s)
         text = self._candidate_text(task, candidate)
         if text is None:
             reason = candidate.parse_error or "no code could be extracted from the response"
             return Judged(Verdict.fail(Category.PARSE_FAIL, reason), candidate, fix_s=fix_s)
         diff = unified_diff(self.buggy[task.target], text, task.target)
         (folder / "candidate.diff").write_text(diff, encoding="utf-8")
-        verdict, strong = self._judge(task, text)
-        (folder / "verdict.json").write_text(json.dumps(verdict.to_json(), indent=2), encoding="utf-8")
-        if verdict.log_tail:
-            (folder / "oracle.log").write_text(verdict.log_tail, encoding="utf-8")
+        verdict, strong = self._judge({**self.buggy, task.target: text})
+        _save_verdict(folder, verdict)
         return Judged(verdict, candidate, text, diff, strong, fix_s)
 
     def _candidate_text(self, task: RepairTask, candidate: Candidate) -> str | None:
@@ -184,31 +197,30 @@ class _Trajectory:
             return apply_diff(self.buggy[task.target], candidate.diff, task.target)
         return None
 
-    def _judge(self, task: RepairTask, text: str) -> tuple[Verdict, bool | None]:
+    def _judge(self, files: dict[str, str]) -> tuple[Verdict, bool | None]:
         """The oracle's verdict; an identical workspace already judged in this run reuses its verdict."""
         case = self.sample.case
         reusable = self.kind is not None and self.kind.reusable
         if not self.harness.verdict_cache or not reusable:
-            return self._judge_fresh(task, text)
-        files = {**self.buggy, task.target: text}
+            return self._judge_fresh(files)
         options = json.dumps(self.harness.oracle_ctx.options.to_json(), sort_keys=True, default=str)
         key = content_hash(case.digest, json.dumps(case.oracle.model_dump(mode="json"), sort_keys=True),
-                           json.dumps(files, sort_keys=True), options)
+                           json.dumps(files, sort_keys=True), options,
+                           *((self.sample.bug.id,) if self.tree is not None else ()))  # per-instance tests
         path = self.harness.run_dir.path / "verdicts" / f"{key}.json"
         with locked(path.with_suffix(".lock")):
             if path.exists():
                 saved = json.loads(path.read_text(encoding="utf-8"))
                 verdict = Verdict.from_json(saved["verdict"]).with_metrics(verdict_reused=True)
                 return verdict, saved["strong"]
-            verdict, strong = self._judge_fresh(task, text)
+            verdict, strong = self._judge_fresh(files)
             if verdict.outcome is not Outcome.ERROR:
                 tmp = path.with_suffix(f".tmp{os.getpid()}")
                 tmp.write_text(json.dumps({"verdict": verdict.to_json(), "strong": strong}), encoding="utf-8")
                 os.replace(tmp, path)
             return verdict, strong
 
-    def _judge_fresh(self, task: RepairTask, text: str) -> tuple[Verdict, bool | None]:
-        files = {**self.buggy, task.target: text}
+    def _judge_fresh(self, files: dict[str, str]) -> tuple[Verdict, bool | None]:
         verdict = self._in_workspace("hwrepair-ws-", files, lambda ws: self.oracle.check(ws, self.sandbox))
         if self.sample.case.model.strong_oracle is None or verdict.outcome not in (Outcome.PASSED, Outcome.FAILED) \
                 or verdict.category in NOT_JUDGED_STRONG:
@@ -258,6 +270,12 @@ class _Trajectory:
                            **({"fixer": candidate.metrics} if candidate.metrics else {})}),
             stop_reason=stop if final else None, time=now(),
         )
+
+
+def _save_verdict(folder: Path, verdict: Verdict) -> None:
+    (folder / "verdict.json").write_text(json.dumps(verdict.to_json(), indent=2), encoding="utf-8")
+    if verdict.log_tail:
+        (folder / "oracle.log").write_text(verdict.log_tail, encoding="utf-8")
 
 
 def guarded(check: Callable[[], Verdict]) -> Verdict:

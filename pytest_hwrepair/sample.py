@@ -21,12 +21,15 @@ class ProtocolConfig:
     history: int = 4
     feedback: str = "L3"
     seed: int = 0
+    repo_feedback: bool = False  # tree kinds (repository cases): one more round with the failing test's log
 
     def key_part(self, protocol: RepairProtocol) -> dict[str, Any]:
         """What of the protocol decides a sample's result: part of its key."""
         cfg: dict[str, Any] = {"protocol": protocol.value, "input": self.input_arm}
         if protocol is RepairProtocol.ITERATIVE:
             cfg.update(iterations=self.iterations, history=self.history, feedback=self.feedback)
+        if self.repo_feedback:
+            cfg["repo_feedback"] = True
         return cfg
 
     def attempts(self, protocol: RepairProtocol) -> int:
@@ -72,15 +75,16 @@ class Sample:
         case, bug, arm = self.case, self.bug, config.input_arm
         domain = domain_of(case.domain)
         files = dict(buggy if buggy is not None else case.buggy_files(bug))
-        if arm == "spec":
+        if arm == "spec" and case.repo is None:  # a repository issue is always repaired from its code
             files = {name: "" for name in files}
         return RepairTask(
             case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target,
             prompt_kind=arm, spec=case.spec_text if arm != "code" or domain.always_show_spec else None,
             error_log=case.files.get(bug.error_log) if bug.error_log else None,
-            interface=domain.interface(case.files[case.target]) if arm == "spec" else None, attempt=attempt,
+            interface=domain.interface(case.files[case.target]) if arm == "spec" and case.repo is None else None,
+            attempt=attempt,
             sample=self.index, seed=config.seed * 100003 + self.index, history=history,
-            feedback_level=config.feedback,
+            feedback_level=config.feedback, issue=case.repo.issues[bug.id] if case.repo is not None else None,
         )
 
 

@@ -13,6 +13,7 @@ from .bugstats import COUNTED, BugStats, bug_stats, finals
 from .buildstage import build_stage
 from .gates import Gate, check_gates, regressions
 from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
+from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
 from .trajectory import STOP_SIGNALS
 from .verdict import Category, Outcome, RepairProtocol
@@ -92,6 +93,8 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
     if any(r.domain == "cuda" for r in fin):
         summary["cuda"] = cuda_metrics(fin)
         summary["cuda_build"] = build_stage(fin)  # the build stage, judged even where the runtime stage is not
+    if any(r.metrics.get("repo") for r in fin):  # repository cases: resolved rate, localisation, feedback arm
+        summary["repo"] = repo_summary(records, ks)
     summary["retries"] = retry_counts(records)  # every attempt of a trajectory made its own requests
     return summary
 

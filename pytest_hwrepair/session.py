@@ -58,7 +58,8 @@ class Run:
         if settings.baseline and not (Path(settings.baseline) / "samples.jsonl").exists():
             raise SettingsError(f"--hwrepair-baseline: {settings.baseline!r} holds no samples.jsonl")
         cache = Path(settings.cache_dir)
-        config = ProtocolConfig(settings.input, settings.iterations, settings.history, settings.feedback, settings.seed)
+        config = ProtocolConfig(settings.input, settings.iterations, settings.history, settings.feedback, settings.seed,
+                                repo_feedback=settings.repo_feedback)
         finished = run.finished(retry_errors=settings.retry_errors)
         corpus = Corpus(config, finished)
         sandbox = make_sandbox(settings, run.path)

@@ -75,6 +75,8 @@ class Settings:
                                metavar="RUN_DIR")
     shard: str | None = opt(None, "run only shard I of N (stable hash of the node id)", metavar="I/N")
     simulator: str = opt("iverilog", "rtl simulator", choices=("iverilog", "verilator"))
+    repo_feedback: bool = opt(False, "repository cases: one extra round carrying the failing test's log (F2P "
+                              "first) for every sample whose first candidate does not resolve the issue")
     perf_gate: float | None = opt(None, "cuda: required speedup over the reference (default 0.7)")
     gpu: str = opt("auto", "cuda: run the runtime stage (auto: when a CUDA device is present)",
                    choices=("auto", "yes", "no"))
@@ -107,7 +109,7 @@ class Settings:
     api_key_env: str | None = opt(None, "environment variable holding the API key (default: ANTHROPIC_API_KEY / "
                                   "OPENAI_API_KEY)", metavar="NAME", header=False)
     prompt: str | None = opt(None, "prompt template file (every domain) or directory of hls.md, rtl.md, cuda.md, "
-                             "spec.md, feedback.md", metavar="PATH")
+                             "spec.md, feedback.md, repo.md, repo_feedback.md", metavar="PATH")
     max_concurrency: int = opt(4, "model requests in flight per provider, across all workers")
     max_retries: int = opt(8, "retries of one model request (rate limits, overload, 5xx, connection errors)",
                            header=False)

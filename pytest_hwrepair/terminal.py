@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .repo.summary import render_repo
+
 LABEL_WIDTH = 24
 # Every column a summary table can show, as the legend explains it.
 COLUMNS = {
@@ -67,7 +69,8 @@ def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, 
     out = totals + legend(totals[0].split(), iterative)
     if breakdown:
         out += ["", "by suite x bug type:", *_breakdown(summary, names, ks), *_rtl_classes(summary, names, ks)]
-    out += _rtl_tiers(summary, names) + _iterative(summary, names) + _cuda(summary, names) + _costs(summary, names)
+    out += _rtl_tiers(summary, names) + render_repo(summary, table)
+    out += _iterative(summary, names) + _cuda(summary, names) + _costs(summary, names)
     return out
 
 

@@ -14,6 +14,7 @@ from .fixers.base import Fixer, RepairTask
 from .fixers.control import NoopFixer, ReferenceFixer
 from .loading import load_case
 from .oracles import OracleContext, OracleOptions
+from .repo.stats import snapshot_problem
 from .results import RunDir
 from .run import Harness, SampleResult, execute
 from .sample import ProtocolConfig, Sample
@@ -77,6 +78,8 @@ def _strong_problem(ref: SampleResult) -> str:
 
 
 def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -> str:
+    if case.repo is not None:  # every F2P test fails and every P2P test passes on the snapshot
+        return snapshot_problem(case, bug.id, noop.verdict)
     strong = noop.records[-1].metrics.get("strong") if noop.records else None
     return domain_of(case.domain).validation_problem(bug, category, strong if isinstance(strong, dict) else None)
 

@@ -20,7 +20,7 @@ def load_rtl_cases(root: Path) -> list[Case]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cases = [load_case(p, strict=True) for p in find_case_files([root])]
-    return [c for c in cases if c.domain == "rtl"]
+    return [c for c in cases if c.domain == "rtl" and c.repo is None]  # repository cases: cases/rtl/repo
 
 
 def operator_of(note: str) -> str:

@@ -35,6 +35,9 @@ def reference_answer(cases_root: Path) -> Answer:
     table: list[tuple[str, str, str]] = []
     for path in find_case_files([cases_root]):
         case = load_case(path)
+        if case.repo is not None:  # a repository instance: its issue in the prompt, its gold patch as the answer
+            table += [(case.repo.issues[b.id].strip(), case.repo.patches[b.id], "diff") for b in case.bugs]
+            continue
         golden = case.files[case.target]
         for bug in case.bugs:
             buggy = case.buggy_files(bug)[case.target]

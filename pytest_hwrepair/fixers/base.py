@@ -41,6 +41,7 @@ class RepairTask:
     seed: int = 0
     history: tuple[Attempt, ...] = ()
     feedback_level: str = "L3"
+    issue: str | None = None  # a repository task: the issue text; `files` is the whole repository snapshot
 
     @property
     def source(self) -> str:
@@ -53,7 +54,7 @@ class RepairTask:
             "files": dict(self.files), "target": self.target, "input": self.prompt_kind,
             "spec": self.spec, "error_log": self.error_log, "interface": self.interface,
             "attempt": self.attempt, "sample": self.sample, "seed": self.seed,
-            "feedback_level": self.feedback_level,
+            "feedback_level": self.feedback_level, "issue": self.issue,
             "history": [
                 {"candidate": a.candidate, "category": a.category, "feedback": a.feedback}
                 for a in self.history

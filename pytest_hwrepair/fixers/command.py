@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from ..repo.candidate import CandidateError, workspace_diff
 from ..sandbox import scratch
 from ..sandbox.base import Execution, Sandbox
 from ..untrusted import UntrustedFileError, read_untrusted
@@ -26,7 +27,8 @@ class CommandFixer:
     """Runs COMMAND in a sandboxed workspace holding the buggy files, the oracle assets and `task.json`.
 
     Placeholders: {task} (path of task.json), {workspace}, {target}, {sample}, {attempt}.
-    The changed target file is the candidate; stdout and stderr are kept as logs.
+    The changed target file is the candidate (a repository task: every change, as a diff); stdout and
+    stderr are kept as logs.
     """
 
     deterministic = False
@@ -88,6 +90,8 @@ class CommandFixer:
         (ws / TASK_FILE).write_text(json.dumps({**task.to_json(), "workspace": inside}, indent=2), encoding="utf-8")
 
     def _candidate(self, ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+        if task.issue is not None:  # a repository task: whatever the agent changed, as a diff
+            return _repository_candidate(ws, task, latency, logs, raw)
         try:
             got = read_untrusted(ws, task.target, TARGET_CAP)
         except FileNotFoundError:
@@ -100,6 +104,16 @@ class CommandFixer:
             return Candidate(parsed=False, parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes",
                              latency=latency, logs=logs, raw=raw)
         return Candidate(files={task.target: got.text}, latency=latency, logs=logs, raw=raw)
+
+
+def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+    try:
+        diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file, ignored
+    except CandidateError as exc:
+        return Candidate(parsed=False, parse_error=f"the agent's workspace: {exc}", latency=latency, logs=logs,
+                         raw=raw)
+    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
+    return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
 
 
 def _status(ex: Execution) -> str:

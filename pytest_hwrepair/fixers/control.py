@@ -24,6 +24,8 @@ class ReferenceFixer:
         self.golden = golden
 
     def repair(self, task: RepairTask) -> Candidate:
+        if task.issue is not None:  # a repository task: the fixed tree is the file set
+            return Candidate(files=self.golden(task))
         return Candidate(files={task.target: self.golden(task)[task.target]})
 
 
@@ -69,6 +71,11 @@ class ReplayFixer:
                                    f"attempt {task.attempt} in {self.root}")
         art = self.root / "artifacts" / str(record.artifact)
         raw = read_optional(art, "response.txt") or ""
+        if task.issue is not None:  # a repository sample: its saved diff from the snapshot
+            diff = read_optional(art, "candidate.diff")
+            if diff is None:
+                return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate diff")
+            return Candidate(diff=diff, raw=raw)
         text = read_optional(art, f"candidate/{task.target}")
         if text is None:
             return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate file")

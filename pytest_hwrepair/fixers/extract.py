@@ -58,6 +58,11 @@ def extract(raw: str, target: str, original: str = "", others: tuple[str, ...] =
     return Extraction(error="no code block or file could be found in the response")
 
 
+def code_blocks(raw: str) -> list[tuple[str, str, bool]]:
+    """Every fenced or tagged block as (body, label, is a diff); the label is where a file name may appear."""
+    return [(b.body, b.label + "\n" + _first_line(b.body), _is_diff(b)) for b in _fenced(raw) + _tagged(raw)]
+
+
 def _fenced(raw: str) -> list[_Block]:
     out = []
     for m in _FENCE.finditer(raw):
@@ -155,4 +160,4 @@ def _strip_newline(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
-__all__ = ["Extraction", "extract"]
+__all__ = ["Extraction", "code_blocks", "extract"]

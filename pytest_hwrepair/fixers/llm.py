@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from ..repo.extract import extract_repository
 from ..sandbox.slots import Slots
 from ..settings import Settings
 from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
@@ -22,7 +23,7 @@ from .base import Candidate, FixerContext, FixerError, RepairTask
 from .batch import BatchRunner
 from .budget import CostLedger
 from .cache import ResponseCache, request_key
-from .extract import extract
+from .extract import code_blocks, extract
 from .http import Caller, RetryPolicy
 from .openai import DEFAULT_BASE_URL as OPENAI_URL
 from .openai import OpenAIApi
@@ -142,12 +143,19 @@ class ModelFixer:
                   latency: float = 0.0, cached: bool = False, batch: bool = False,
                   retries: dict[str, int] | None = None) -> Candidate:
         reply = self.api.parse(response)
-        found = extract(reply.text, task.target, task.files.get(task.target, ""), tuple(task.files), reply.truncated)
+        if task.issue is not None:  # a repository answer: a diff or several whole files
+            repo = extract_repository(reply.text, task.files, code_blocks(reply.text), reply.truncated)
+            files, diff, ok, error, how = repo.files, repo.diff, repo.ok, repo.error, repo.how
+        else:
+            found = extract(reply.text, task.target, task.files.get(task.target, ""), tuple(task.files),
+                            reply.truncated)
+            files = {task.target: found.text} if found.text is not None else {}
+            diff, ok, error, how = found.diff, found.ok, found.error, found.how
         info = {"model": self.model, "stop": reply.stop, "usage": reply.usage.to_json(), "cached": cached,
-                "batch": batch, "extraction": found.how or found.error, "cost_usd": round(cost, 6)}
-        return Candidate(files={task.target: found.text} if found.text is not None else {}, diff=found.diff,
+                "batch": batch, "extraction": how or error, "cost_usd": round(cost, 6)}
+        return Candidate(files=files, diff=diff,
                          raw=reply.text, prompt=prompt, usage=reply.usage, cost_usd=cost, latency=latency,
-                         parsed=found.ok, parse_error=found.error, cached=cached, retries=retries or {},
+                         parsed=ok, parse_error=error, cached=cached, retries=retries or {},
                          logs={"reply.json": json.dumps(info, indent=2, sort_keys=True)})
 
     def batch(self) -> BatchRunner:

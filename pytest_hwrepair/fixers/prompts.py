@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
+from ..repo.prompt import repository_values
 from .base import FixerError, RepairTask
 
-KINDS = ("hls", "rtl", "cuda", "spec", "feedback")
+KINDS = ("hls", "rtl", "cuda", "spec", "feedback", "repo", "repo_feedback")
 VARIABLES = frozenset({"source", "target", "language", "domain", "spec", "interface", "error_log", "context",
-                       "feedback", "category", "attempt"})
+                       "feedback", "category", "attempt", "issue", "tree"})
+# A single-file --hwrepair-prompt replaces the first turn of the single-file domains only.
+NOT_BY_FILE = ("spec", "feedback", "repo", "repo_feedback")
 LANGUAGES = {".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".v": "verilog",
              ".vh": "verilog", ".sv": "systemverilog", ".cu": "cuda", ".cuh": "cuda"}
 MIN_OUTPUT, MAX_OUTPUT, SPEC_OUTPUT = 1024, 16384, 8192
@@ -52,17 +55,17 @@ class Templates:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def first_turn(self, task: RepairTask) -> str:
-        kind = "spec" if task.prompt_kind == "spec" else task.domain
+        kind = "repo" if task.issue is not None else "spec" if task.prompt_kind == "spec" else task.domain
         return render(self.texts.get(kind, self.texts["hls"]), values_of(task))
 
     def feedback_turn(self, task: RepairTask, feedback: str, category: str, attempt: int) -> str:
         values = {**values_of(task), "feedback": feedback.strip(), "category": category, "attempt": str(attempt)}
-        return render(self.texts["feedback"], values)
+        return render(self.texts["repo_feedback" if task.issue is not None else "feedback"], values)
 
     def messages(self, task: RepairTask) -> list[dict[str, str]]:
         """The conversation: the task, then one (candidate, feedback) exchange per kept history round."""
         out = [{"role": "user", "content": self.first_turn(task)}]
-        lang = language_of(task.target)
+        lang = "diff" if task.issue is not None else language_of(task.target)
         for n, attempt in enumerate(task.history, 1):
             out.append({"role": "assistant", "content": f"```{lang}\n{attempt.candidate.rstrip()}\n```"})
             out.append({"role": "user", "content": self.feedback_turn(task, attempt.feedback, attempt.category, n)})
@@ -80,7 +83,7 @@ def _read_override(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TemplateError(f"{where}: cannot read: {exc.strerror}") from None
-    return {k: text for k in KINDS if k not in ("spec", "feedback")}
+    return {k: text for k in KINDS if k not in NOT_BY_FILE}
 
 
 def check(text: str, where: str) -> None:
@@ -105,6 +108,9 @@ def render(template: str, values: dict[str, str]) -> str:
 
 
 def values_of(task: RepairTask) -> dict[str, str]:
+    if task.issue is not None:  # a repository task: the issue, the tree and a bounded view of the files
+        return {"target": task.target, "domain": task.domain, **repository_values(task.files, task.issue,
+                                                                                  language_of)}
     lang = language_of(task.target)
     context = "\n\n".join(f"{name}:\n```{language_of(name)}\n{text.rstrip()}\n```"
                           for name, text in sorted(task.files.items()) if name != task.target and text.strip())
@@ -122,6 +128,8 @@ def language_of(name: str) -> str:
 def output_budget(task: RepairTask) -> int:
     """Room for the whole target file twice over (about 3 characters a token), within 1024..16384."""
     source = task.files.get(task.target, "")
+    if task.issue is not None:  # a repository answer may hold several whole files
+        return MAX_OUTPUT
     if not source.strip():
         return SPEC_OUTPUT
     return max(MIN_OUTPUT, min(MAX_OUTPUT, 2 * len(source) // 3 + 256))

@@ -78,6 +78,8 @@ class SearchFixer:
             raise FixerError("search: the harness gave no suite probe (the search fixer runs under pytest)")
         if not task.source.strip():
             raise FixerUnavailable("search: the task shows no code to edit (input arm 'spec')")
+        if task.issue is not None:
+            raise FixerUnavailable("search: a repository issue spans many files; the search edits one target file")
         probe = self.probe(task)
         run = SearchRun(task.source, task.target, probe, Budget(self.options.budget, self.options.seconds),
                         task.seed, self.options.operators, self.options.climb)

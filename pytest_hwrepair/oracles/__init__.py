@@ -12,8 +12,9 @@ from .cuda import CUDA
 from .hls import EXIT_CODE, OUTPUT_DIFF
 from .hls_diff import HLS_DIFF
 from .rtl import RTL_EQUIV, RTL_LINT, RTL_SIM
+from .rtl_repo import RTL_REPO
 
-BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF)
+BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF, RTL_REPO)
 
 
 @cache

@@ -7,17 +7,20 @@ import hashlib
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..cases import Bug, Case, OracleSpec, StrongSpec
 from ..sandbox import scratch
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..settings import Settings
 from ..verdict import Category, Outcome, Verdict
+
+if TYPE_CHECKING:
+    from ..fixers.base import Candidate
 
 S = TypeVar("S", bound=OracleSpec)
 
@@ -79,6 +82,37 @@ def passed_or_none(verdict: Verdict) -> bool | None:
     return verdict.passed if verdict.outcome in (Outcome.PASSED, Outcome.FAILED) else None
 
 
+Judge = Callable[[dict[str, str]], tuple[Verdict, "bool | None"]]  # a workspace's files -> (verdict, strong)
+
+
+@dataclass(frozen=True)
+class TreeAttempt:
+    """One judged whole-tree candidate: its verdict, strong result, diff from the snapshot, and the text that
+    multiplicity and history see (None when there was no candidate)."""
+
+    verdict: Verdict
+    strong: bool | None
+    diff: str
+    text: str | None
+
+
+class TreeRepair(Protocol):
+    """A kind whose candidates span a whole tree (repository cases): what running a sample asks of it."""
+
+    def bind(self, oracle: Oracle, bug: str) -> Oracle:
+        """The oracle of one instance (each instance has its own tests)."""
+        ...
+
+    def attempt(self, case: Case, snapshot: Mapping[str, str], candidate: Candidate, judge: Judge, *,
+                attempt: int, arm: bool) -> TreeAttempt:
+        """Shape a candidate (files or a diff) into a tree, judge it, add the kind's metrics."""
+        ...
+
+    def feedback(self, verdict: Verdict) -> str:
+        """The next round's feedback message for an unresolved attempt."""
+        ...
+
+
 @dataclass(frozen=True)
 class OracleKind:
     """One oracle kind: its spec model and what the runner needs to know about it (DESIGN §8)."""
@@ -97,6 +131,8 @@ class OracleKind:
     decide: Callable[[Verdict], bool | None] = passed_or_none
     # Why a bug cannot be judged on this machine at all (None: it can); decided before the fixer is called.
     unavailable: Callable[[Case, Bug, OracleOptions], str | None] | None = None
+    marker: str | None = None  # items of this kind also carry this marker (e.g. `repo`)
+    tree: TreeRepair | None = None  # candidates span the whole tree: shaped, judged and fed back by the kind
 
 
 def typed_spec(spec: OracleSpec, model: type[S]) -> S:

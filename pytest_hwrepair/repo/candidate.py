@@ -1,0 +1,124 @@
+"""A repository candidate as a file set: an agent's workspace, a model's files or diff, over the snapshot.
+
+Rules every candidate kind shares:
+* paths stay inside the repository; a diff applies exactly or the candidate is `parse_fail`;
+* edits to harness-owned testbench paths are discarded (the harness writes its own copy anyway);
+* a new file is kept only when it is an HDL source: anything else an agent leaves behind (simulator
+  outputs, logs, object folders) is a build output, not part of the repair;
+* bounded: at most MAX_FILES files and MAX_BYTES of text, each file at most FILE_CAP bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..untrusted import UntrustedFileError, read_untrusted
+from .load import RepoParts, is_hdl
+from .patch import PatchError, apply, changed_paths, check_path, parse, write
+
+MAX_FILES = 4000
+MAX_BYTES = 32 << 20
+FILE_CAP = 1 << 20
+MAX_WALK = 20000
+
+
+class CandidateError(ValueError):
+    """The candidate cannot be turned into a repository: one line saying why."""
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """The candidate repository (None when there is none), its diff from the snapshot and what was dropped."""
+
+    files: dict[str, str] | None
+    diff: str = ""
+    discarded: tuple[str, ...] = ()
+    ignored: tuple[str, ...] = ()
+    error: str = ""
+
+
+@dataclass
+class _Walk:
+    files: dict[str, str] = field(default_factory=dict)
+    ignored: list[str] = field(default_factory=list)
+    size: int = 0
+    seen: int = 0
+
+
+def read_workspace(root: Path, known: Iterable[str]) -> tuple[dict[str, str], list[str]]:
+    """The repository an agent left in `root`: regular files only (links never followed), bounded.
+
+    Returns the files and the ignored paths (links, special files, new files that are not HDL sources).
+    """
+    known = set(known)
+    walk = _Walk()
+    for folder, dirs, names in os.walk(root):  # os.walk never descends into linked folders
+        dirs.sort()
+        for name in sorted(names) + sorted(d for d in dirs if os.path.islink(os.path.join(folder, d))):
+            rel = Path(folder, name).relative_to(root).as_posix()
+            _take(root, rel, rel in known, walk)
+    return walk.files, walk.ignored
+
+
+def _take(root: Path, rel: str, known: bool, walk: _Walk) -> None:
+    walk.seen += 1
+    if walk.seen > MAX_WALK:
+        raise CandidateError(f"the workspace holds more than {MAX_WALK} entries")
+    info = os.lstat(root / rel)
+    if not stat.S_ISREG(info.st_mode) or not (known or is_hdl(rel)):
+        walk.ignored.append(rel)
+        return
+    if info.st_size > FILE_CAP:
+        raise CandidateError(f"{rel} has {info.st_size} bytes; a repository file may have at most {FILE_CAP}")
+    try:
+        text = read_untrusted(root, rel, FILE_CAP).text
+    except (UntrustedFileError, OSError):
+        walk.ignored.append(rel)  # replaced by a link or a special file after the walk saw it
+        return
+    walk.size += len(text)
+    if walk.size > MAX_BYTES or len(walk.files) >= MAX_FILES:
+        raise CandidateError(f"the repository grew beyond {MAX_FILES} files or {MAX_BYTES} bytes")
+    walk.files[rel] = text
+
+
+def workspace_diff(root: Path, snapshot: Mapping[str, str]) -> tuple[str, list[str]]:
+    """An agent's repository candidate: the diff from the snapshot to what it left in `root`, and what was ignored."""
+    files, ignored = read_workspace(root, snapshot)
+    return write(snapshot, files), ignored
+
+
+def shape(parts: RepoParts, snapshot: Mapping[str, str], files: Mapping[str, str], diff: str | None) -> Shaped:
+    """The snapshot with the candidate's files laid over it, then its diff applied; testbench edits undone."""
+    try:
+        result = dict(snapshot)
+        for name, text in files.items():
+            result[check_path(name)] = text
+        if diff and diff.strip():
+            result = apply(result, parse(diff))
+    except PatchError as exc:
+        return Shaped(None, error=f"the candidate diff does not apply to the repository: {exc}")
+    discarded, ignored = [], []
+    for path in changed_paths(snapshot, result):
+        if parts.is_testbench(path):
+            discarded.append(path)
+            _restore(result, snapshot, path)
+        elif path not in snapshot and not is_hdl(path):
+            ignored.append(path)
+            del result[path]
+    if len(result) > MAX_FILES or sum(len(t) for t in result.values()) > MAX_BYTES:
+        return Shaped(None, error=f"the candidate repository exceeds {MAX_FILES} files or {MAX_BYTES} bytes")
+    return Shaped(result, write(snapshot, result), tuple(discarded), tuple(ignored))
+
+
+def _restore(result: dict[str, str], snapshot: Mapping[str, str], path: str) -> None:
+    if path in snapshot:
+        result[path] = snapshot[path]
+    else:
+        result.pop(path, None)
+
+
+__all__ = ["CandidateError", "Shaped", "read_workspace", "shape", "workspace_diff"]

@@ -1,0 +1,199 @@
+"""Loading a repository case: the fixed tree, each issue, each gold patch and the snapshot it reverses to.
+
+The broken snapshot of an instance is the fixed tree with its gold patch reversed; the patch must apply
+back exactly, may not touch harness-owned testbench paths and must change at least one HDL file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import warnings
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..cases import Bug, Case, CaseModel, OracleSpec, describe
+from ..verdict import CaseError
+from .patch import PatchError, apply, changed_paths, check_path, parse, reverse
+from .schema import RepoBug, RepoCaseModel, RepoTest, case_file_schema, unknown_keys
+
+HDL_SUFFIXES = (".v", ".sv", ".vh", ".svh")
+MAX_TREE_FILES = 2000
+MAX_FILE_BYTES = 1 << 20
+
+
+def is_hdl(path: str) -> bool:
+    return PurePosixPath(path).suffix.lower() in HDL_SUFFIXES
+
+
+@dataclass(frozen=True)
+class RepoParts:
+    """A loaded repository case: the fixed tree and, per instance, its issue, gold patch and snapshot."""
+
+    model: RepoCaseModel
+    tree: dict[str, str]
+    snapshots: dict[str, dict[str, str]]
+    issues: dict[str, str]
+    patches: dict[str, str]
+
+    @property
+    def testbenches(self) -> tuple[str, ...]:
+        return tuple(p.rstrip("/") for p in self.model.testbenches)
+
+    def is_testbench(self, path: str) -> bool:
+        """A harness-owned path: the harness writes its own copy, candidate edits to it are discarded."""
+        return any(path == tb or path.startswith(tb + "/") for tb in self.testbenches)
+
+    def snapshot(self, bug_id: str) -> dict[str, str]:
+        return dict(self.snapshots[bug_id])
+
+    def bug(self, bug_id: str) -> RepoBug:
+        return self.model.bug_by_id(bug_id)
+
+    def tests(self, bug_id: str | None) -> list[tuple[str, RepoTest]]:
+        """(`f2p` | `p2p`, test) of one instance, or ("all", test) for every test of the repository."""
+        if bug_id is None:
+            return [("all", t) for t in self.model.test]
+        bug = self.bug(bug_id)
+        return ([("f2p", self.model.test_by_name(n)) for n in bug.f2p]
+                + [("p2p", self.model.test_by_name(n)) for n in bug.p2p])
+
+    def timeout(self, test: RepoTest) -> float:
+        return test.timeout or self.model.timeout
+
+    def core_fields(self) -> dict[str, Any]:
+        """The core case model's fields (plain values): the tree as sources, the README as target and spec.
+
+        Every instance is a core bug of class `repo`; the oracle is `rtl-repo` with the longest test timeout.
+        """
+        m = self.model
+        return {"schema_": 1, "id": m.id, "domain": m.domain, "suite": m.suite, "title": m.title,
+                "sources": sorted(self.tree), "target": m.readme, "spec": m.readme,
+                "oracle": {"kind": "rtl-repo", "timeout": max(self.timeout(t) for t in m.test)},
+                "bug": [{"id": b.id, "type": b.bug_type, "note": b.note, "class_": "repo"} for b in m.bug]}
+
+    def case_files(self) -> dict[str, str]:
+        """Every text the case is made of, for the case digest: the tree, then issues and patches under `../`.
+
+        Tree paths never hold `..`, so the two never collide.
+        """
+        files = dict(self.tree)
+        for bug in self.model.bug:
+            files[f"../{bug.issue}"] = self.issues[bug.id]
+            files[f"../{bug.patch}"] = self.patches[bug.id]
+        return files
+
+
+def load_repo_case(path: Path, raw: dict[str, Any], *, strict: bool = False) -> Case:
+    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set."""
+    try:
+        model = RepoCaseModel.model_validate(raw)
+    except ValidationError as exc:
+        raise CaseError(f"{path}: {describe(exc, raw)}") from None
+    parts = load_repo(path, model, strict=strict)
+    fields = parts.core_fields()
+    oracle = OracleSpec.model_validate(fields.pop("oracle"))
+    bugs = [Bug.model_construct(**b) for b in fields.pop("bug")]  # no find/replace: the snapshot is the bug
+    return Case(path, CaseModel.model_construct(**fields, oracle=oracle, bug=bugs), parts.case_files(), parts)
+
+
+def load_repo(path: Path, model: RepoCaseModel, *, strict: bool = False) -> RepoParts:
+    """Read and check everything a repository case names; raises CaseError with one line."""
+    for problem in unknown_keys(model):
+        message = f"{path}: {problem}: unknown field"
+        if strict:
+            raise CaseError(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+    tree = read_tree(path, _inside(path, model.tree, "tree"))
+    parts = RepoParts(model, tree, {}, {}, {})
+    _check_layout(path, parts)
+    for bug in model.bug:
+        parts.issues[bug.id] = _read_text(path, bug.issue, f"[{bug.id}] issue")
+        if not parts.issues[bug.id].strip():
+            raise CaseError(f"{path}: [{bug.id}] issue: {bug.issue!r} is empty")
+        parts.patches[bug.id] = _read_text(path, bug.patch, f"[{bug.id}] patch")
+        parts.snapshots[bug.id] = _snapshot(path, parts, bug)
+    return parts
+
+
+def _check_layout(path: Path, parts: RepoParts) -> None:
+    if parts.model.readme not in parts.tree:
+        raise CaseError(f"{path}: readme: {parts.model.readme!r} is not a file of the tree")
+    for tb in parts.testbenches:
+        if not tb or not any(p == tb or p.startswith(tb + "/") for p in parts.tree):
+            raise CaseError(f"{path}: testbenches: {tb!r} names no file of the tree")
+    if not any(is_hdl(p) and not parts.is_testbench(p) for p in parts.tree):
+        raise CaseError(f"{path}: tree: no HDL design file outside the testbench paths")
+
+
+def _snapshot(path: Path, parts: RepoParts, bug: RepoBug) -> dict[str, str]:
+    where = f"{path}: [{bug.id}] patch"
+    try:
+        patches = parse(parts.patches[bug.id])
+    except PatchError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+    owned = sorted(fp.path for fp in patches if parts.is_testbench(fp.path))
+    if owned:
+        raise CaseError(f"{where}: touches the harness-owned testbench path {owned[0]!r}")
+    try:
+        snapshot = apply(parts.tree, reverse(patches))
+        forward = apply(snapshot, patches)
+    except PatchError as exc:
+        raise CaseError(f"{where}: does not reverse-apply to the tree: {exc}") from None
+    if forward != parts.tree:
+        raise CaseError(f"{where}: applied to its snapshot, it does not give the fixed tree back")
+    if not any(is_hdl(p) for p in changed_paths(snapshot, parts.tree)):
+        raise CaseError(f"{where}: changes no HDL file")
+    return snapshot
+
+
+def read_tree(path: Path, root: Path) -> dict[str, str]:
+    """Every file under `root` by POSIX path: regular UTF-8 text files only, no links, bounded."""
+    if not root.is_dir():
+        raise CaseError(f"{path}: tree: {root.name!r} is not a directory")
+    files: dict[str, str] = {}
+    for folder, dirs, names in os.walk(root):
+        dirs.sort()
+        for name in sorted(names) + [d for d in dirs if (Path(folder) / d).is_symlink()]:
+            full = Path(folder) / name
+            rel = full.relative_to(root).as_posix()
+            info = os.lstat(full)
+            if not stat.S_ISREG(info.st_mode):
+                raise CaseError(f"{path}: tree: {rel!r} is not a regular file (links are not allowed)")
+            if info.st_size > MAX_FILE_BYTES:
+                raise CaseError(f"{path}: tree: {rel!r} has {info.st_size} bytes; at most {MAX_FILE_BYTES}")
+            try:
+                files[check_path(rel)] = full.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, PatchError) as exc:
+                raise CaseError(f"{path}: tree: cannot read {rel!r}: {exc}") from None
+            if len(files) > MAX_TREE_FILES:
+                raise CaseError(f"{path}: tree: more than {MAX_TREE_FILES} files")
+    if not files:
+        raise CaseError(f"{path}: tree: the directory is empty")
+    return files
+
+
+def _inside(path: Path, name: str, field: str) -> Path:
+    root = path.parent.resolve()
+    target = (root / name).resolve()
+    if not target.is_relative_to(root) or target == root:
+        raise CaseError(f"{path}: {field}: {name!r} points outside the case directory")
+    return target
+
+
+def _read_text(path: Path, name: str, field: str) -> str:
+    file = _inside(path, name, field)
+    try:
+        return file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CaseError(f"{path}: {field}: file {name!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseError(f"{path}: {field}: cannot read {name!r}: {exc}") from None
+
+
+# `loading.py` takes the repository kind's schema from here, with its loader.
+__all__ = ["HDL_SUFFIXES", "RepoCaseModel", "RepoParts", "case_file_schema", "is_hdl", "load_repo", "load_repo_case",
+           "read_tree"]
