@@ -1,0 +1,262 @@
+"""Value operators: constants (±1, nearby values, bit flips), loop bounds, array indices, bit selects, widths."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .edit import Edit, Op
+from .ops_expr import RELATIONAL, is_assignment, token_edit
+from .structure import Source
+from .tokens import Kind, Token, words
+
+POOL = 6
+MAX_FLIP_WIDTH = 16
+_C_INT = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uUlL]*)$")
+_V_SIZED = re.compile(r"^(\d+)?\s*'([sS]?)([bBoOdDhH])\s*([0-9a-fA-F_]+)$")
+_DECL_KW = words("reg wire logic input output inout signed integer localparam parameter")
+_BOUND_STOPS = frozenset(("&&", "||", "?", "and", "or"))
+_RADIX = {"b": 2, "o": 8, "d": 10, "h": 16}
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """An integer literal: its value and how to write another value the same way."""
+
+    value: int
+    width: int | None
+    base: str
+    signed: str
+    digits: int
+    suffix: str
+    upper: bool
+
+    def write(self, value: int, width: int | None = None) -> str:
+        width = self.width if width is None else width
+        if width is not None:
+            value &= (1 << width) - 1
+            body = _digits(value, self.base, self.digits if self.base in "bh" else 0, self.upper)
+            return f"{width}'{self.signed}{self.base}{body}" if self.base else str(value)
+        if self.base == "h":
+            return ("0X" if self.upper else "0x") + _digits(value, "h", 0, self.upper) + self.suffix
+        return str(value) + self.suffix
+
+
+def _digits(value: int, base: str, pad: int, upper: bool) -> str:
+    if base == "b":
+        text = format(value, "b")
+    elif base == "o":
+        text = format(value, "o")
+    elif base == "h":
+        text = format(value, "X" if upper else "x")
+    else:
+        text = str(value)
+    return text.rjust(pad, "0")
+
+
+def parse_literal(token: Token, verilog: bool) -> Literal | None:
+    """The integer literal a token holds, or None (floats, x/z digits, anything else)."""
+    text = token.text
+    if verilog:
+        m = _V_SIZED.match(text)
+        if m:
+            width = int(m.group(1)) if m.group(1) else None
+            base = m.group(3).lower()
+            digits = m.group(4).replace("_", "")
+            try:
+                value = int(digits, _RADIX[base])
+            except ValueError:
+                return None
+            upper = digits.upper() == digits and any(c.isalpha() for c in digits)
+            return Literal(value, width, base, m.group(2), len(digits), "", upper or (base == "h" and digits.isdigit()))
+        if re.fullmatch(r"\d[\d_]*", text):
+            return Literal(int(text.replace("_", "")), None, "", "", 0, "", False)
+        return None
+    m = _C_INT.match(text)
+    if m is None:
+        return None
+    body = m.group(1)
+    if body.lower().startswith("0x"):
+        return Literal(int(body, 16), None, "h", "", 0, m.group(2), body[1] == "X")
+    return Literal(int(body), None, "", "", 0, m.group(2), False)
+
+
+def _nearby_values(src: Source, i: int, lit: Literal) -> list[int]:
+    """Values of other literals of the same kind in the same scope, nearest first."""
+    scope = src.block_of(i) or (0, len(src.tokens) - 1)
+    found: list[tuple[int, int]] = []
+    for j in range(scope[0], scope[1] + 1):
+        other = src.tokens[j]
+        if j == i or other.kind is not Kind.NUMBER:
+            continue
+        parsed = parse_literal(other, src.verilog)
+        if parsed is not None and parsed.width == lit.width and parsed.value != lit.value:
+            found.append((abs(j - i), parsed.value))
+    values: list[int] = []
+    for _, v in sorted(found):
+        if v not in values:
+            values.append(v)
+    return values[:POOL]
+
+
+def constant(src: Source) -> Iterator[Edit]:
+    for i, t in enumerate(src.tokens):
+        if t.kind is not Kind.NUMBER:
+            continue
+        lit = parse_literal(t, src.verilog)
+        if lit is None:
+            continue
+        for value in _constant_values(src, i, lit):
+            new = lit.write(value)
+            if new != t.text:
+                yield token_edit(src, i, new, Op.CONSTANT)
+        if not src.verilog and lit.base == "" and _next_to_division(src, i):
+            yield token_edit(src, i, f"{lit.value}.0", Op.CONSTANT)
+
+
+def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
+    v = lit.value
+    limit = (1 << lit.width) - 1 if lit.width else None
+    values = [v + 1, v - 1, 0, 1, 2 * v, v // 2]
+    if limit is not None:
+        values += [limit]
+        if lit.width is not None and lit.width <= MAX_FLIP_WIDTH:
+            values += [v ^ (1 << b) for b in range(lit.width)]
+    values += _nearby_values(src, i, lit)
+    out: list[int] = []
+    for value in values:
+        if value < 0 or value == v or value in out or (limit is not None and value > limit):
+            continue
+        out.append(value)
+    return out
+
+
+def _next_to_division(src: Source, i: int) -> bool:
+    prev, nxt = src.tok(i - 1), src.tok(i + 1)
+    return (prev is not None and prev.text == "/") or (nxt is not None and nxt.text == "/")
+
+
+def _is_one(token: Token, verilog: bool) -> bool:
+    lit = parse_literal(token, verilog) if token.kind is Kind.NUMBER else None
+    return lit is not None and lit.value == 1
+
+
+def bound(src: Source) -> Iterator[Edit]:
+    """The right side of a comparison one more or one less: `i < N` -> `i < N - 1`, `i < N - 1` -> `i < N`."""
+    for i, t in enumerate(src.tokens):
+        if t.kind is not Kind.PUNCT or t.text not in RELATIONAL:
+            continue
+        if src.verilog and t.text == "<=" and is_assignment(src, i):
+            continue
+        end = src.expr_end(i + 1, _BOUND_STOPS)
+        if end <= i:
+            continue
+        last, op = src.tokens[end], src.tok(end - 1)
+        if end - 1 > i + 1 and op is not None and op.text in ("+", "-") and _is_one(last, src.verilog):
+            before = src.tokens[end - 2]
+            yield Edit(before.end, src.text[before.end:last.end], "", Op.BOUND)
+            continue
+        yield Edit(last.end, "", " - 1", Op.BOUND)
+        yield Edit(last.end, "", " + 1", Op.BOUND)
+
+
+def index(src: Source) -> Iterator[Edit]:
+    """Array subscripts one off: `a[i]` -> `a[i - 1]`, `a[i + 1]`; `a[i - 1]` -> `a[i]`."""
+    if src.verilog:
+        return
+    for i, t in enumerate(src.tokens):
+        if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match or src.match[i] <= i + 1:
+            continue
+        close = src.match[i]
+        last, op = src.tokens[close - 1], src.tokens[close - 2]
+        if close - 2 > i and op.text in ("+", "-") and _is_one(last, False):
+            before = src.tokens[close - 3]
+            yield Edit(before.end, src.text[before.end:last.end], "", Op.INDEX)
+            continue
+        yield Edit(last.end, "", " - 1", Op.INDEX)
+        yield Edit(last.end, "", " + 1", Op.INDEX)
+
+
+def _selects(src: Source) -> Iterator[tuple[int, int, bool]]:
+    """Verilog `[...]` groups with numeric contents: (open, close, is a declaration range)."""
+    for i, t in enumerate(src.tokens):
+        if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match:
+            continue
+        prev = src.tok(i - 1)
+        decl = prev is not None and (prev.text in _DECL_KW or (prev.text == "]" and _decl_before(src, i)))
+        yield i, src.match[i], decl
+
+
+def _decl_before(src: Source, i: int) -> bool:
+    j = src.match.get(i - 1, i - 1) - 1
+    t = src.tok(j)
+    return t is not None and t.text in _DECL_KW
+
+
+def declared_msb(src: Source) -> dict[str, int]:
+    """Verilog signal -> the MSB of its declared `[M:0]` range."""
+    found: dict[str, int] = {}
+    for open_, close, decl in _selects(src):
+        inner = src.tokens[open_ + 1:close]
+        name = src.tok(close + 1)
+        if decl and len(inner) == 3 and inner[1].text == ":" and name is not None and name.kind is Kind.IDENT:
+            msb = parse_literal(inner[0], True)
+            if msb is not None:
+                found[name.text] = msb.value
+    return found
+
+
+def bit_index(src: Source) -> Iterator[Edit]:
+    """Verilog bit and part selects moved: `x[3]` -> `x[2]`, `x[4]`, `x[0]`, `x[MSB]`; `[7:4]` -> `[6:3]`."""
+    if not src.verilog:
+        return
+    msb = declared_msb(src)
+    for open_, close, decl in _selects(src):
+        inner = src.tokens[open_ + 1:close]
+        if decl or not all(t.kind is Kind.NUMBER or t.text == ":" for t in inner):
+            continue
+        nums = [parse_literal(t, True) for t in inner if t.kind is Kind.NUMBER]
+        if any(n is None or n.width is not None for n in nums):
+            continue
+        values = [n.value for n in nums if n is not None]
+        name = src.tok(open_ - 1)
+        top = msb.get(name.text) if name is not None else None
+        start, old = src.span(open_ + 1, close - 1)
+        if len(values) == 1:
+            options = [values[0] - 1, values[0] + 1, 0] + ([top] if top is not None else [])
+            for v in dict.fromkeys(x for x in options if x >= 0 and x != values[0]):
+                yield Edit(start, old, str(v), Op.BIT_INDEX)
+        elif len(values) == 2 and len(inner) == 3:
+            hi, lo = values
+            for d in (-1, 1):
+                if lo + d >= 0:
+                    yield Edit(start, old, f"{hi + d}:{lo + d}", Op.BIT_INDEX)
+
+
+def width(src: Source) -> Iterator[Edit]:
+    """Verilog widths one off: declared ranges `[11:0]`, part selects `[7:1]`, sized literals `5'b0`."""
+    if not src.verilog:
+        return
+    for open_, close, decl in _selects(src):
+        inner = src.tokens[open_ + 1:close]
+        if len(inner) != 3 or inner[1].text != ":":
+            continue
+        hi = parse_literal(inner[0], True)
+        lo = parse_literal(inner[2], True)
+        if hi is None or lo is None or hi.width is not None:
+            continue
+        for d in (-1, 1):
+            if hi.value + d >= lo.value:
+                yield token_edit(src, open_ + 1, str(hi.value + d), Op.WIDTH)
+            if not decl and 0 <= lo.value + d <= hi.value:
+                yield token_edit(src, open_ + 3, str(lo.value + d), Op.WIDTH)
+    for i, t in enumerate(src.tokens):
+        lit = parse_literal(t, True) if t.kind is Kind.NUMBER else None
+        if lit is None or lit.width is None:
+            continue
+        for w in (lit.width - 1, lit.width + 1):
+            if w >= 1 and lit.value < (1 << w):
+                digits = Literal(lit.value, w, lit.base, lit.signed, w if lit.base == "b" else lit.digits, "",
+                                 lit.upper)
+                yield token_edit(src, i, digits.write(lit.value), Op.WIDTH)

@@ -1,0 +1,290 @@
+"""Just enough structure over a token list: brackets, operands, expressions, statements, loops, scopes."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import cached_property
+
+from .tokens import C_TYPES, Kind, Language, Token, tokenize, words
+
+OPEN = {"(": ")", "[": "]", "{": "}"}
+_QUALIFIERS = words("const static volatile register extern unsigned signed struct enum union inline")
+_BOUNDARY_KW = words("begin end else endcase do fork join generate endgenerate")
+_HEADER_KW = words("if while for switch case casez casex repeat")
+_JUMP_KW = words("return break continue goto")
+
+
+class StmtKind(enum.StrEnum):
+    EXPR = "expr"
+    DECL = "decl"
+    JUMP = "jump"
+    ASSIGN = "assign"
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """Tokens first..last (the `;`) of one simple statement."""
+
+    first: int
+    last: int
+    kind: StmtKind
+
+
+class Source:
+    """A tokenized text with the lookups the operators share."""
+
+    def __init__(self, text: str, language: Language) -> None:
+        self.text, self.language = text, language
+        self.tokens: list[Token] = tokenize(text, language)
+        self.match: dict[int, int] = _match(self.tokens)
+
+    @property
+    def verilog(self) -> bool:
+        return self.language is Language.VERILOG
+
+    def tok(self, i: int) -> Token | None:
+        return self.tokens[i] if 0 <= i < len(self.tokens) else None
+
+    def span(self, first: int, last: int) -> tuple[int, str]:
+        """Source offset and text of tokens first..last inclusive."""
+        start, end = self.tokens[first].start, self.tokens[last].end
+        return start, self.text[start:end]
+
+    def is_binary(self, i: int) -> bool:
+        """Whether the operator token at i has a left operand (so it is not unary)."""
+        prev = self.tok(i - 1)
+        if prev is None:
+            return False
+        if prev.kind in (Kind.NUMBER, Kind.STRING):
+            return True
+        if prev.kind is Kind.IDENT:
+            return not (self.language is not Language.VERILOG and prev.text in C_TYPES)
+        return prev.text in (")", "]") or (prev.kind is Kind.PUNCT and prev.text == "}" and self.verilog)
+
+    def operand_left(self, i: int) -> int | None:
+        """First token of the simple operand ending just before token i (a postfix chain or a group)."""
+        j = i - 1
+        while j >= 0:
+            t = self.tokens[j]
+            if t.text in (")", "]", "}") and t.kind is Kind.PUNCT and j in self.match:
+                j = self.match[j]
+                prev = self.tok(j - 1)
+                if prev is not None and (prev.kind is Kind.IDENT or prev.text in (")", "]")) and t.text != "}":
+                    j -= 1
+                    continue
+                return j
+            if t.kind in (Kind.IDENT, Kind.NUMBER):
+                prev = self.tok(j - 1)
+                if prev is not None and prev.text in (".", "->") and j >= 2:
+                    j -= 2
+                    continue
+                return j
+            return None
+        return None
+
+    def operand_right(self, i: int) -> int | None:
+        """Last token of the simple operand starting just after token i."""
+        j = i + 1
+        t = self.tok(j)
+        if t is None:
+            return None
+        if t.text in OPEN and t.kind is Kind.PUNCT and j in self.match:
+            j = self.match[j]
+        elif t.kind not in (Kind.IDENT, Kind.NUMBER):
+            return None
+        while True:
+            nxt = self.tok(j + 1)
+            if nxt is None:
+                return j
+            if nxt.text in ("[", "(") and nxt.kind is Kind.PUNCT and j + 1 in self.match \
+                    and not (nxt.text == "(" and self.tokens[j].kind is Kind.NUMBER):
+                j = self.match[j + 1]
+            elif nxt.text in (".", "->") and (after := self.tok(j + 2)) is not None and after.kind is Kind.IDENT:
+                j += 2
+            else:
+                return j
+
+    def expr_end(self, i: int, stops: frozenset[str]) -> int:
+        """Last token of the expression starting at token i: up to a depth-0 stop token."""
+        j, pending = i, 0
+        while j < len(self.tokens):
+            t = self.tokens[j]
+            if t.kind is Kind.PUNCT and t.text in OPEN and j in self.match:
+                j = self.match[j] + 1
+                continue
+            if t.kind is Kind.PUNCT and t.text in (")", "]", "}", ";", ","):
+                return j - 1
+            if t.text == "?":
+                pending += 1
+            elif t.text == ":" and pending:
+                pending -= 1
+            elif t.text in stops and t.kind in (Kind.PUNCT, Kind.KEYWORD):
+                return j - 1
+            j += 1
+        return j - 1
+
+    @cached_property
+    def statements(self) -> list[Statement]:
+        return _statements(self)
+
+    def statement_at(self, i: int) -> Statement | None:
+        for s in self.statements:
+            if s.first <= i <= s.last:
+                return s
+        return None
+
+    @cached_property
+    def blocks(self) -> list[tuple[int, int]]:
+        """Top-level scopes: C function bodies `{...}`, Verilog `module ... endmodule`."""
+        out: list[tuple[int, int]] = []
+        if self.verilog:
+            start = None
+            for i, t in enumerate(self.tokens):
+                if t.is_("module"):
+                    start = i
+                elif t.is_("endmodule") and start is not None:
+                    out.append((start, i))
+                    start = None
+            return out
+        depth = 0
+        for i, t in enumerate(self.tokens):
+            if t.kind is not Kind.PUNCT or t.text not in "{}":
+                continue
+            if t.text == "{" and depth == 0 and i in self.match:
+                prev = self.tok(i - 1)
+                if prev is not None and prev.text == ")":
+                    out.append((i, self.match[i]))
+            depth += 1 if t.text == "{" else -1
+        return out
+
+    @cached_property
+    def headers(self) -> list[tuple[int, int]]:
+        """The `(...)` groups of `if`, `while`, `for`, `switch` and `case` headers."""
+        out = []
+        for i, t in enumerate(self.tokens):
+            nxt = self.tok(i + 1)
+            if t.is_(*_HEADER_KW) and nxt is not None and nxt.text == "(" and i + 1 in self.match:
+                out.append((i + 1, self.match[i + 1]))
+        return out
+
+    def in_header(self, i: int) -> bool:
+        return any(a < i < b for a, b in self.headers)
+
+    def block_of(self, i: int) -> tuple[int, int] | None:
+        return next(((a, b) for a, b in self.blocks if a <= i <= b), None)
+
+    def loops_around(self, i: int) -> list[int]:
+        """Indices of the `for`/`while` keywords whose body holds token i, innermost first."""
+        found = []
+        for k, t in enumerate(self.tokens[:i]):
+            if t.is_("for", "while") and (nxt := self.tok(k + 1)) is not None and nxt.text == "(" \
+                    and k + 1 in self.match:
+                close = self.match[k + 1]
+                if close < i <= self.body_end(close + 1):
+                    found.append(k)
+        return sorted(found, reverse=True)
+
+    def body_end(self, j: int) -> int:
+        """Last token of the statement or block starting at token j."""
+        t = self.tok(j)
+        if t is None:
+            return len(self.tokens) - 1
+        if t.text in ("{",) and j in self.match:
+            return self.match[j]
+        if t.is_("begin"):
+            depth = 0
+            for k in range(j, len(self.tokens)):
+                depth += self.tokens[k].is_("begin") - self.tokens[k].is_("end")
+                if depth == 0:
+                    return k
+        if t.is_("for", "while", "if") and self.tok(j + 1) is not None and j + 1 in self.match:
+            return self.body_end(self.match[j + 1] + 1)
+        k = j
+        while k < len(self.tokens) and self.tokens[k].text != ";":
+            k = self.match.get(k, k) + 1 if self.tokens[k].text in OPEN else k + 1
+        return k
+
+
+def _match(tokens: list[Token]) -> dict[int, int]:
+    found: dict[int, int] = {}
+    stack: list[int] = []
+    for i, t in enumerate(tokens):
+        if t.kind is not Kind.PUNCT:
+            continue
+        if t.text in OPEN:
+            stack.append(i)
+        elif t.text in (")", "]", "}"):
+            if stack and OPEN[tokens[stack[-1]].text] == t.text:
+                j = stack.pop()
+                found[j], found[i] = i, j
+    return found
+
+
+def _statements(src: Source) -> list[Statement]:
+    out: list[Statement] = []
+    tokens, start, pending, i = src.tokens, None, 0, 0
+    while i < len(tokens):
+        t = tokens[i]
+        group = t.kind is Kind.PUNCT and t.text in OPEN and i in src.match
+        if t.is_(*_HEADER_KW) and (nxt := src.tok(i + 1)) is not None and nxt.text == "(" and i + 1 in src.match:
+            i, start = src.match[i + 1] + 1, None
+            continue
+        if group and (t.text != "{" or _expression_brace(src, i)):
+            start = i if start is None else start
+            i = src.match[i] + 1
+            continue
+        if t.text == ";" and t.kind is Kind.PUNCT:
+            if start is not None:
+                out.append(Statement(start, i, _kind(src, start)))
+            start, pending = None, 0
+        elif t.text in ("{", "}") or t.is_(*_BOUNDARY_KW) or (t.text in ("@", "#") and src.verilog):
+            start, pending = None, 0
+            if t.text in ("@", "#") and (nxt := src.tok(i + 1)) is not None:
+                i = src.match.get(i + 1, i + 1) + 1 if nxt.text == "(" else i + 2
+                continue
+        elif t.text == "?":
+            pending += 1
+        elif t.text == ":" and t.kind is Kind.PUNCT:
+            if pending:
+                pending -= 1
+            else:
+                start = None
+        elif start is None:
+            start = i
+        i += 1
+    return out
+
+
+def _expression_brace(src: Source, i: int) -> bool:
+    """A `{` that opens an initializer or a Verilog concatenation rather than a block."""
+    if src.verilog:
+        return True
+    prev = src.tok(i - 1)
+    return prev is not None and prev.text in ("=", ",", "(", "{", "return")
+
+
+def _kind(src: Source, first: int) -> StmtKind:
+    t = src.tokens[first]
+    nxt = src.tok(first + 1)
+    if src.verilog:
+        if t.is_("assign"):
+            return StmtKind.ASSIGN
+        if t.kind is Kind.KEYWORD or (nxt is not None and (nxt.kind is Kind.IDENT or nxt.text == "#")):
+            return StmtKind.DECL
+        return StmtKind.EXPR
+    if t.is_(*_JUMP_KW):
+        return StmtKind.JUMP
+    if t.text in C_TYPES or t.text in _QUALIFIERS or t.is_("typedef"):
+        return StmtKind.DECL
+    if t.kind is Kind.IDENT and nxt is not None:
+        if nxt.kind is Kind.IDENT:
+            return StmtKind.DECL
+        k = first + 1
+        while (tk := src.tok(k)) is not None and tk.text == "*":
+            k += 1
+        after = src.tok(k + 1)
+        if k > first + 1 and (tk := src.tok(k)) is not None and tk.kind is Kind.IDENT and after is not None \
+                and after.text in ("=", ";", ",", "["):
+            return StmtKind.DECL
+    return StmtKind.EXPR
