@@ -62,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=".hwrepair/cache")
     p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
     p.add_argument("--json", action="store_true", help="print one JSON object per bug")
+    p.add_argument("--mutants", type=int, metavar="N",
+                   help="oracle strength instead: N single-edit mutants of each golden target, judged by the suite "
+                        "and the strong oracle")
+    p.add_argument("--mutant-seed", type=int, default=0, help="the seed that orders each target's mutants")
+    p.add_argument("--mutants-out", type=Path, default=Path(".hwrepair/mutants.json"), metavar="FILE",
+                   help="where the mutant results go (read by `hwrepair stats --mutants FILE`)")
     p.set_defaults(func=_validate)
     p = sub.add_parser("report", help="tables, statistics, plots and a sample browser from saved run directories "
                                       "(shards merge)")
@@ -71,6 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
     p.add_argument("--update", type=Path, metavar="FILE",
                    help="replace the block between <!-- stats --> and <!-- /stats --> in FILE")
+    p.add_argument("--mutants", type=Path, metavar="RESULTS",
+                   help="the oracle-strength tables of a `hwrepair validate --mutants` results file instead "
+                        "(with --update: the block between <!-- mutants --> and <!-- /mutants -->)")
     p.set_defaults(func=_stats)
     _import_parser(sub)
     return parser
@@ -119,6 +128,10 @@ def _validate(ns: argparse.Namespace) -> int:
     settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
                                       "cache_dir": ns.cache_dir, "simulator": ns.simulator}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
+    if ns.mutants is not None:
+        from .mutants_cli import run_mutants
+
+        return run_mutants(ns, sandbox)
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
                       options={"simulator": ns.simulator}, strict=ns.strict)
@@ -134,6 +147,10 @@ def _validate(ns: argparse.Namespace) -> int:
 
 def _stats(ns: argparse.Namespace) -> int:
     """Markdown tables generated from the case files, for the corpus READMEs."""
+    if ns.mutants is not None:
+        from .mutants_cli import mutant_stats
+
+        return mutant_stats(ns, _update_block)
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
     designs: Counter[tuple[str, str]] = Counter()
@@ -155,9 +172,9 @@ def _stats(ns: argparse.Namespace) -> int:
     return _update_block(ns.update, text, f"hwrepair stats {' '.join(str(p) for p in ns.paths)}")
 
 
-def _update_block(path: Path, text: str, command: str) -> int:
+def _update_block(path: Path, text: str, command: str, name: str = "stats") -> int:
     page = path.read_text(encoding="utf-8")
-    start, end = "<!-- stats -->", "<!-- /stats -->"
+    start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
     if start not in page or end not in page:
         raise FileNotFoundError(f"{path}: no {start} ... {end} block to replace")
     head, rest = page.split(start, 1)
