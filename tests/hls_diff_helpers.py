@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.sandbox.base import Execution, Limits

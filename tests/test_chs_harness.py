@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, inject, load_case
+from pytest_hwrepair.cases import Case, inject
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate, scratch_workspace
 from pytest_hwrepair.sandbox.local import LocalSandbox

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import load_case
 from pytest_hwrepair.fixers.base import Fixer
 from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.hls_diff import parse_spec
 from pytest_hwrepair.results import RunDir, SampleRecord

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_hwrepair.cases import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, ImporterError, registry
 from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
 from pytest_hwrepair.importers.chrysalis_specs import load_selection, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt, verdict_line
 from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
 
 DATA = Path(__file__).parent / "data" / "importers"

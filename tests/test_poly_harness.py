@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, load_case
+from pytest_hwrepair.cases import Case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.sandbox.base import Execution, Limits

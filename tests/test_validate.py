@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytest_hwrepair.cases import load_case
+from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.cuda_checks import NO_DEVICE
 from pytest_hwrepair.run import SampleResult
 from pytest_hwrepair.validate import BugCheck, judge
