@@ -198,8 +198,8 @@ class RtlSimOracle(RtlOracle):
         driven = [p for p in ports if p.direction == "input" and p.name not in (c.clock, c.reset)]
         stimulus = mixed_stimulus(random_stimulus(c, driven), corner_stimulus(c, driven))
         tb = testbench(c, ports, stimulus, total=c.reset_cycles + c.cycles, first=c.first_compared)
-        # The corner runs go first: they are the likelier to fail, and a simulation stops at its first mismatch.
-        seeds = [*corner_seeds(c.corners), *range(1, c.seeds + 1)]
+        # The corner runs come after the random seeds, so a candidate's first mismatch is found where it was before.
+        seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners)]
         result = simulate(bench, sandbox, tb, seeds, simulator=self.simulator, timeout=self.timeout,
                           limits=self.ctx.limits)
         return sim_verdict(result, seeds, {"stage": "sim", "simulator": self.simulator})
