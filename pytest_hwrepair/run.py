@@ -246,7 +246,8 @@ class _Trajectory:
             cached=candidate.cached, final=final, exec_id=self.exec_id, nodeid=sample.nodeid, label=sample.label,
             bug_class=sample.bug.class_, summary=verdict.summary,
             artifact=str(folder.relative_to(self.harness.run_dir.artifacts)),
-            metrics=plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {})}),
+            metrics=plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {}),
+                           **({"strong_oracle": strong.kind} if (strong := case.model.strong_oracle) else {})}),
             stop_reason=stop if final else None, time=now(),
         )
 

@@ -45,6 +45,9 @@ class BugStats:
     skipped: int
     mult: float | None
     categories: dict[str, int]
+    plausible: int = 0  # passed the suite oracle, failed the strong one
+    undecided: int = 0  # passed the suite oracle, no strong verdict
+    has_strong: bool = False  # the case declares a strong oracle (correct@k applies)
 
     @property
     def under(self) -> bool:
@@ -73,8 +76,21 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
             errors=sum(r.outcome == Outcome.ERROR for r in rs), skipped=sum(r.outcome == Outcome.SKIPPED for r in rs),
             mult=multiplicity([r.patch_sha for r in counted]) if counted else None,
             categories=dict(Counter(r.category.value for r in counted)),
+            plausible=sum(r.strong is False and r.outcome == Outcome.PASSED for r in counted),
+            undecided=sum(r.strong is None and r.outcome == Outcome.PASSED for r in counted),
+            has_strong=any(r.strong is not None or bool(r.metrics.get("strong_oracle")) for r in rs),
         ))
     return out
+
+
+def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
+    """Mean correct@k over the same bugs as pass@k: a sample counts when it passed and its strong oracle
+    passed too, so a sample that failed the suite oracle (never judged strong) or has no strong verdict is
+    not correct and correct@k <= pass@k. n/a when no bug has a strong oracle, or when pass@k is n/a."""
+    scored = [s for s in stats if s.n > 0]
+    if not any(s.has_strong for s in scored):
+        return None
+    return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k)
 
 
 def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
@@ -85,7 +101,6 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
     categories: Counter[str] = Counter()
     for s in stats:
         categories.update(s.categories)
-    strong_scored = [s for s in scored if s.strong_n > 0]
     return {
         "bugs": len(stats),
         "samples": samples,
@@ -93,10 +108,10 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
         "errors": sum(s.errors for s in stats),
         "skipped": sum(s.skipped for s in stats),
         "pass_at": {str(k): _round(mean_pass_at_k(counts, k)) for k in ks},
-        # Every counted sample is in the denominator: one whose strong oracle never ran (it did not compile) is
-        # not correct, and leaving it out would let correct@k exceed pass@k.
-        "correct_at": {str(k): _round(mean_pass_at_k([(s.n, s.strong_c) for s in strong_scored], k))
-                       for k in ks} if strong_scored else {},
+        "correct": sum(s.strong_c for s in stats),
+        "plausible": sum(s.plausible for s in stats),
+        "undecided": sum(s.undecided for s in stats),
+        "correct_at": {str(k): _round(correct_at_k(stats, k)) for k in ks},
         "multiplicity": _round(mean(s.mult for s in scored)),
         "underconstrained": sum(s.under for s in scored),
         "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
@@ -316,7 +331,7 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
             if gate.metric == "pass":
                 value = mean_pass_at_k([(s.n, s.c) for s in rows if s.n > 0], gate.k)
             else:
-                value = mean_pass_at_k([(s.n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
+                value = correct_at_k(rows, gate.k)
             if value is None or not ops[gate.op](value, gate.value):
                 shown = "n/a" if value is None else f"{value:.3f}"
                 failures.append(f"gate {gate.text!r} not met for {fixer}: {gate.metric}@{gate.k} = {shown}")
@@ -400,5 +415,6 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "gate_problem",
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Gate", "Scoreboard", "check_gates", "correct_at_k",
+           "gate_problem",
            "parse_gate", "pass_at_k", "regressions", "summarize"]
