@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .cases import Case
+from .mutant_notes import NOTES as NOTES_FILE
+from .mutant_notes import load_equivalences, position
 from .mutate import Edit, Language, mutants
 from .oracles import OracleContext, make_oracle, make_strong_oracle
 from .oracles.base import populate, remove_tree
@@ -74,10 +76,11 @@ class MutantResult:
     equivalence: str = ""
     strong_s: float | None = None
     edit: dict[str, Any] = field(default_factory=dict)
+    at: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"case": self.case, "domain": self.domain, "suite": self.suite, "design": self.design,
-                "index": self.index, "mutation": self.mutation, "status": self.status.value,
+                "index": self.index, "at": self.at, "mutation": self.mutation, "status": self.status.value,
                 "suite_verdict": self.suite_verdict, "strong_verdict": self.strong_verdict,
                 "equivalence": self.equivalence, "strong_s": self.strong_s, "edit": self.edit}
 
@@ -87,7 +90,7 @@ class MutantResult:
                    design=str(data["design"]), index=int(data["index"]), mutation=str(data["mutation"]),
                    status=MutantStatus(data["status"]), suite_verdict=str(data.get("suite_verdict", "")),
                    strong_verdict=str(data.get("strong_verdict", "")), equivalence=str(data.get("equivalence", "")),
-                   strong_s=data.get("strong_s"), edit=dict(data.get("edit") or {}))
+                   strong_s=data.get("strong_s"), edit=dict(data.get("edit") or {}), at=str(data.get("at", "")))
 
 
 def case_mutants(case: Case, count: int, seed: int) -> list[Mutant]:
@@ -108,6 +111,7 @@ class MutantJudge:
     def __init__(self, case: Case, ctx: OracleContext, sandbox: Sandbox) -> None:
         self.case, self.ctx, self.sandbox = case, ctx, sandbox
         self._golden_asm: str | None = None
+        self.notes = load_equivalences(case)
 
     def judge(self, mutant: Mutant) -> MutantResult:
         files = {**self.case.golden_files(), self.case.target: mutant.text}
@@ -121,7 +125,7 @@ class MutantJudge:
         c = self.case
         return MutantResult(case=str(c.path), domain=c.domain, suite=c.suite, design=c.id, index=mutant.index,
                             mutation=mutant.where, status=status, suite_verdict=suite,
-                            edit=mutant.edit.to_json(), **kw)
+                            edit=mutant.edit.to_json(), at=position(mutant.edit, c.files[c.target]), **kw)
 
     def _strong(self, mutant: Mutant, files: dict[str, str], passed: MutantResult) -> MutantResult:
         made = make_strong_oracle(self.case, self.ctx)
@@ -150,14 +154,17 @@ class MutantJudge:
         return self._equivalent(mutant, survived, said)
 
     def _equivalent(self, mutant: Mutant, survived: MutantResult, said: str) -> MutantResult:
-        """A survivor whose target compiles to the golden target's -O2 assembly is shown equivalent."""
-        if Language.of(self.case.target) is Language.VERILOG:
+        """A survivor is shown equivalent by identical -O2 assembly (C), else by a maintainer's argument."""
+        how = None
+        if Language.of(self.case.target) is not Language.VERILOG:
+            golden = self.golden_asm()
+            if golden and golden == self.assembly(mutant.text):
+                how = "identical -O2 assembly of the target"
+        if how is None and (reason := self.notes.reason(mutant.edit, self.case.files[self.case.target])):
+            how = f"by hand ({NOTES_FILE}): {reason}"
+        if how is None:
             return survived
-        golden = self.golden_asm()
-        if golden and golden == self.assembly(mutant.text):
-            return MutantResult(**{**_fields(survived), "status": MutantStatus.EQUIVALENT,
-                                   "equivalence": "identical -O2 assembly of the target"})
-        return survived
+        return MutantResult(**{**_fields(survived), "status": MutantStatus.EQUIVALENT, "equivalence": how})
 
     def golden_asm(self) -> str:
         if self._golden_asm is None:
@@ -226,6 +233,9 @@ def analyse(cases: list[Case], *, count: int, seed: int, ctx: OracleContext, san
     results: list[MutantResult] = []
     for case in cases:
         judge = MutantJudge(case, ctx, sandbox)
+        for line in judge.notes.stale:
+            if progress is not None:
+                progress(f"stale: {line}")
         found = case_mutants(case, count, seed)
         start = time.monotonic()
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

@@ -158,3 +158,41 @@ def test_mutant_count_out_of_range_is_a_usage_error(tmp_path: Path, clip: Case,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--mutants", "0", str(clip.root)]) == 2
     assert "--mutants 0: give a count from 1 to" in capsys.readouterr().err
+
+
+def _notes(case: Case, body: str) -> Case:
+    (case.root / "mutants.toml").write_text(body, encoding="utf-8")
+    return case
+
+
+@needs_gcc
+def test_survivor_argued_equivalent_in_mutants_toml_is_shown_equivalent_by_hand(tmp_path: Path, clip: Case) -> None:
+    text = clip.files[clip.target]
+    m = mutant(clip, "y[i] = x[i] < LO", "y[i] = x[i] == 5000 ? 0 : x[i] < LO")
+    line = text.count("\n", 0, m.edit.offset) + 1
+    column = m.edit.offset - text.rfind("\n", 0, m.edit.offset)
+    _notes(clip, f'[[equivalent]]\nat = "{line}:{column}"\nold = {json.dumps(m.edit.old)}\n'
+                 f'new = {json.dumps(m.edit.new)}\nreason = "no driver input reaches 5000 (test stand-in)"\n')
+    result = MutantJudge(clip, OracleContext(tmp_path / "cache"), LocalSandbox()).judge(m)
+    assert result.status is MutantStatus.EQUIVALENT and result.at == f"{line}:{column}"
+    assert result.equivalence == "by hand (mutants.toml): no driver input reaches 5000 (test stand-in)"
+
+
+def test_argument_for_an_edit_the_target_no_longer_has_is_stale(clip: Case) -> None:
+    from pytest_hwrepair.mutant_notes import load_equivalences
+
+    _notes(clip, '[[equivalent]]\nat = "1:1"\nold = "while"\nnew = "if"\nreason = "the first line is a comment"\n')
+    notes = load_equivalences(clip)
+    assert notes.reasons == {} and len(notes.stale) == 1 and "no longer has 'while' there" in notes.stale[0]
+
+
+def test_bad_mutants_toml_is_a_one_line_error(clip: Case) -> None:
+    from pytest_hwrepair.mutant_notes import load_equivalences
+    from pytest_hwrepair.verdict import CaseError
+
+    _notes(clip, '[[equivalent]]\nat = "3"\nold = "<"\nnew = "<="\nreason = "long enough reason"\n')
+    with pytest.raises(CaseError, match=r"mutants\.toml: equivalent\.0\.at: String should match pattern"):
+        load_equivalences(clip)
+    _notes(clip, '[[equivalent]]\nat = "3:1"\nold = "<"\nnew = "<="\nreason = "long enough"\nsneaky = 1\n')
+    with pytest.raises(CaseError, match=r"equivalent\.0\.sneaky: Extra inputs are not permitted"):
+        load_equivalences(clip)
