@@ -29,7 +29,7 @@ from validate_cuda_gpu import EMULATOR, rewrite_launches  # noqa: E402
 
 HEADER = REPO / "oracles" / "cuda" / "hwrepair_check.cuh"
 # Prints the sizes HWR_SIZE returned, so the table shows that the configurations really differ.
-SIZE_PROBE = '#define HWR_SIZE(gpu, small) hwr_probe(hwr_size((gpu), (small)))\n'
+SIZE_PROBE = '#define HWR_SIZE(gpu, small) hwr_probe(hwr_size((gpu), (small), 1))\n'
 PROBE_FN = ('static int hwr_probe(int v) { fprintf(stderr, "HWR-SIZE %d\\n", v); return v; }\n')
 
 
@@ -40,7 +40,9 @@ def build(folder: Path, solution: str, scratch: Path, tag: str) -> Path | None:
         (ws / name).write_text(rewrite_launches((folder / name).read_text(encoding="utf-8")), encoding="utf-8")
     (ws / "solution.cu").write_text(rewrite_launches(solution), encoding="utf-8")
     header = HEADER.read_text(encoding="utf-8").replace(
-        "#define HWR_SIZE(gpu, small) hwr_size((gpu), (small))", PROBE_FN + SIZE_PROBE)
+        "#define HWR_SIZE(gpu, small) hwr_size((gpu), (small), 1)\n"
+        "#define HWR_SIZE_MULTIPLE(gpu, small, m) hwr_size((gpu), (small), (m))",
+        PROBE_FN + SIZE_PROBE + "#define HWR_SIZE_MULTIPLE(gpu, small, m) hwr_probe(hwr_size((gpu), (small), (m)))\n")
     (ws / "hwrepair_check.cuh").write_text(header, encoding="utf-8")
     cmd = f"g++ -std=c++17 -O1 -w -DHWR_EMULATE -I{EMULATOR} -x c++ test_main.cu -o test_emu -lm"
     done = subprocess.run(cmd, shell=True, cwd=ws, capture_output=True, text=True, timeout=600)

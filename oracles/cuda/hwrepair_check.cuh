@@ -53,7 +53,9 @@ static uint32_t hwr_seed(uint32_t seed)
 
 // HWR_SIZE(gpu, small): the problem size on a GPU, and the small one the CPU emulator
 // (scripts/validate_cuda_gpu.py --emulate) uses for a functional check without a GPU.
-static int hwr_size(int gpu, int small)
+// HWR_SIZE_MULTIPLE(gpu, small, m): the same for a size the task requires to be a multiple of m;
+// a generated one is an odd multiple of m.
+static int hwr_size(int gpu, int small, int multiple)
 {
     static uint32_t position = 0;
     uint32_t shape = hwr_env("HWR_SHAPE"), index = position++;
@@ -66,9 +68,11 @@ static int hwr_size(int gpu, int small)
     if (shape == 1 || small < 4) return small;
     int lo = small / 2, hi = small + small / 2;
     uint32_t h = hwr_mix(shape * 0x9e3779b9u ^ hwr_mix(index + 0x51ed27u) ^ (uint32_t)small);
-    return (lo + (int)(h % (uint32_t)(hi - lo + 1))) | 1;
+    int drawn = lo + (int)(h % (uint32_t)(hi - lo + 1));
+    return multiple > 1 ? multiple * ((drawn / multiple) | 1) : drawn | 1;
 }
-#define HWR_SIZE(gpu, small) hwr_size((gpu), (small))
+#define HWR_SIZE(gpu, small) hwr_size((gpu), (small), 1)
+#define HWR_SIZE_MULTIPLE(gpu, small, m) hwr_size((gpu), (small), (m))
 
 #define CUDA_CHECK(call) hwr_cuda_check((call), #call, __FILE__, __LINE__)
 
