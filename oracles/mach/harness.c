@@ -13,6 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Under AddressSanitizer (the hls-diff sanitizer build) the guard zones are poisoned too, so a
+ * kernel that reads past its buffer into a guard is reported, not only one that writes there. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define GUARD_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define GUARD_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define GUARD_POISON(p, n) ((void)(p), (void)(n))
+#define GUARD_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #define MAX_SECTIONS 64
 #define MAX_BUFFERS 64
 #define MAX_OUTPUTS 64
@@ -372,6 +383,8 @@ void *h_buffer(const char *name, htype_t type, size_t count)
     memset(b->base, b->guard, GUARD_BYTES);
     memset(b->base + GUARD_BYTES, b->poison, bytes);
     memset(b->base + GUARD_BYTES + bytes, b->guard, GUARD_BYTES);
+    GUARD_POISON(b->base, GUARD_BYTES);
+    GUARD_POISON(b->base + GUARD_BYTES + bytes, GUARD_BYTES);
     return b->base + GUARD_BYTES;
 }
 
@@ -432,6 +445,8 @@ static void check_guards(void)
     for (i = 0; i < n_buffers; i++) {
         front = buffers[i].base;
         back = buffers[i].base + GUARD_BYTES + buffers[i].bytes;
+        GUARD_UNPOISON(front, GUARD_BYTES);
+        GUARD_UNPOISON(back, GUARD_BYTES);
         for (k = 0; k < GUARD_BYTES; k++) {
             if (front[k] != buffers[i].guard || back[k] != buffers[i].guard)
                 die(3, "write outside buffer", buffers[i].name);

@@ -260,6 +260,11 @@ static void seeded_operators(void)
             show_operator(op, a, b);
         }
     }
+    /* op codes outside the table of clause 5.1 */
+    for (n = 0; n < 3; n++) {
+        op = n == 0 ? 9 : (n == 1 ? -1 : 1000 + rng_range(0, 1000));
+        printf("unknown_op %d %ld\n", op, (long)gsm_operator(op, rng_range(-32768, 32767), 1));
+    }
 }
 
 /* pattern: 0 voiced with random pitch and formants, 1 silence, 2 full-scale
