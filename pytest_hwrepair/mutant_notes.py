@@ -31,7 +31,7 @@ class _Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     at: str = Field(pattern=r"^[1-9][0-9]*:[1-9][0-9]*$")
-    old: str = Field(min_length=1)
+    old: str  # empty for an insertion
     new: str
     reason: str = Field(min_length=10)
 
@@ -87,9 +87,10 @@ def load_equivalences(case: Case) -> Equivalences:
 def _holds(text: str, entry: _Entry) -> bool:
     line, column = (int(part) for part in entry.at.split(":"))
     lines = text.split("\n")
-    if line > len(lines):
+    if line > len(lines) or column > len(lines[line - 1]) + 1:
         return False
-    return lines[line - 1][column - 1:].startswith(entry.old)
+    offset = sum(len(row) + 1 for row in lines[:line - 1]) + column - 1
+    return text.startswith(entry.old, offset)
 
 
 __all__ = ["NOTES", "Equivalences", "load_equivalences", "position"]

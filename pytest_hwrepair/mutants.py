@@ -141,8 +141,9 @@ class MutantJudge:
                                 strong_s=seconds)
         decided = kind.decide(verdict) if verdict.outcome in (Outcome.PASSED, Outcome.FAILED) else None
         if decided is None:
-            return self._result(mutant, MutantStatus.UNDECIDED, passed.suite_verdict, strong_verdict=said,
-                                strong_s=seconds)
+            undecided = self._result(mutant, MutantStatus.UNDECIDED, passed.suite_verdict, strong_verdict=said,
+                                     strong_s=seconds)
+            return self._by_hand(mutant, undecided) or undecided
         if not decided:
             return self._result(mutant, MutantStatus.KILLED_STRONG, passed.suite_verdict, strong_verdict=said,
                                 strong_s=seconds)
@@ -160,11 +161,17 @@ class MutantJudge:
             golden = self.golden_asm()
             if golden and golden == self.assembly(mutant.text):
                 how = "identical -O2 assembly of the target"
-        if how is None and (reason := self.notes.reason(mutant.edit, self.case.files[self.case.target])):
-            how = f"by hand ({NOTES_FILE}): {reason}"
         if how is None:
-            return survived
+            return self._by_hand(mutant, survived) or survived
         return MutantResult(**{**_fields(survived), "status": MutantStatus.EQUIVALENT, "equivalence": how})
+
+    def _by_hand(self, mutant: Mutant, result: MutantResult) -> MutantResult | None:
+        """The result shown equivalent by the case's mutants.toml, or None without an argument for it."""
+        reason = self.notes.reason(mutant.edit, self.case.files[self.case.target])
+        if reason is None:
+            return None
+        return MutantResult(**{**_fields(result), "status": MutantStatus.EQUIVALENT,
+                               "equivalence": f"by hand ({NOTES_FILE}): {reason}"})
 
     def golden_asm(self) -> str:
         if self._golden_asm is None:
