@@ -196,3 +196,36 @@ def test_bad_mutants_toml_is_a_one_line_error(clip: Case) -> None:
     _notes(clip, '[[equivalent]]\nat = "3:1"\nold = "<"\nnew = "<="\nreason = "long enough"\nsneaky = 1\n')
     with pytest.raises(CaseError, match=r"equivalent\.0\.sneaky: Extra inputs are not permitted"):
         load_equivalences(clip)
+
+
+needs_rtl_tools = pytest.mark.skipif(any(shutil.which(t) is None for t in ("iverilog", "verilator", "yosys")),
+                                     reason="needs iverilog, verilator and yosys")
+# The golden design has an explicit sensitivity list complete for its inputs: Tier F says UNSUPPORTED.
+LISTED = """module pick (
+    input  wire       s,
+    input  wire [3:0] a,
+    input  wire [3:0] b,
+    output reg  [3:0] y
+);
+    always @(s or a or b) begin
+        if (s) y = a & b;
+        else   y = a;
+    end
+endmodule
+"""
+
+
+@needs_rtl_tools
+def test_undecided_mutant_with_an_argument_is_shown_equivalent_by_hand(tmp_path: Path) -> None:
+    from .test_rtl_oracles import make_case as rtl_case
+
+    case = rtl_case(tmp_path / "pick", LISTED, {"top": "pick", "cycles": 40, "seeds": 1, "timeout": 60},
+                    strong_timeout=60)
+    judge_ = MutantJudge(case, OracleContext(tmp_path / "cache"), LocalSandbox())
+    swapped = mutant(case, "a & b", "b & a")
+    assert judge_.judge(swapped).status is MutantStatus.UNDECIDED
+    _notes(case, f'[[equivalent]]\nat = "{judge_.judge(swapped).at}"\nold = "a & b"\nnew = "b & a"\n'
+                 'reason = "& is commutative"\n')
+    again = MutantJudge(case, OracleContext(tmp_path / "cache"), LocalSandbox()).judge(swapped)
+    assert again.status is MutantStatus.EQUIVALENT and again.equivalence.endswith("& is commutative")
+    assert again.strong_verdict.startswith("failed/test_fail: UNSUPPORTED")
