@@ -77,9 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
     p.add_argument("--update", type=Path, metavar="FILE",
                    help="replace the block between <!-- stats --> and <!-- /stats --> in FILE")
-    p.add_argument("--mutants", type=Path, metavar="RESULTS",
-                   help="the oracle-strength tables of a `hwrepair validate --mutants` results file instead "
-                        "(with --update: the block between <!-- mutants --> and <!-- /mutants -->)")
+    p.add_argument("--mutants", type=Path, nargs="+", metavar="RESULTS",
+                   help="the oracle-strength tables of `hwrepair validate --mutants` results files instead (a "
+                        "later file's cases replace an earlier one's; with --update: the block between "
+                        "<!-- mutants --> and <!-- /mutants -->)")
     p.set_defaults(func=_stats)
     _import_parser(sub)
     return parser

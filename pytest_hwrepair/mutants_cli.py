@@ -46,24 +46,31 @@ def run_mutants(ns: argparse.Namespace, sandbox: Sandbox) -> int:
 
 def mutant_stats(ns: argparse.Namespace, update: Callable[[Path, str, str, str], int]) -> int:
     """The oracle-strength tables of a results file, restricted to the cases under the paths."""
-    try:
-        results, meta = load(ns.mutants)
-    except ValueError as exc:
-        raise FileNotFoundError(str(exc)) from None
     wanted = {str(p) for p in find_case_files(ns.paths)} | {str(p.resolve()) for p in find_case_files(ns.paths)}
-    chosen = [r for r in results if r.case in wanted or str(Path(r.case).resolve()) in wanted]
-    text = _block(chosen, meta)
+    by_case: dict[str, tuple[int, list[MutantResult]]] = {}
+    metas: list[dict[str, object]] = []
+    for run, path in enumerate(ns.mutants):
+        try:
+            results, meta = load(path)
+        except ValueError as exc:
+            raise FileNotFoundError(str(exc)) from None
+        metas.append(meta)
+        for case in {r.case for r in results if r.case in wanted or str(Path(r.case).resolve()) in wanted}:
+            by_case[case] = (run, [r for r in results if r.case == case])  # a later run of a case replaces it
+    chosen = [r for case in sorted(by_case) for r in by_case[case][1]]
+    text = _block(chosen, [metas[run] for run in sorted({run for run, _ in by_case.values()})])
     if ns.update is None:
         print(text)
         return 0
-    command = f"hwrepair stats {' '.join(str(p) for p in ns.paths)} --mutants {ns.mutants} --update {ns.update}"
+    files = " ".join(str(p) for p in ns.mutants)
+    command = f"hwrepair stats {' '.join(str(p) for p in ns.paths)} --mutants {files} --update {ns.update}"
     return update(ns.update, text, command, "mutants")
 
 
-def _block(results: list[MutantResult], meta: dict[str, object]) -> str:
-    made = meta.get("command", "hwrepair validate --mutants")
-    return (f"Results of `{made}` ({meta.get('seconds', '?')} s with {meta.get('jobs', '?')} jobs); "
-            f"{len(results)} mutants here.\n\n{markdown(results)}\n")
+def _block(results: list[MutantResult], runs: list[dict[str, object]]) -> str:
+    made = "; ".join(f"`{m.get('command', 'hwrepair validate --mutants')}` ({m.get('seconds', '?')} s with "
+                     f"{m.get('jobs', '?')} jobs)" for m in runs)
+    return f"Results of {made or 'no run'}; {len(results)} mutants here.\n\n{markdown(results)}\n"
 
 
 __all__ = ["mutant_stats", "run_mutants"]

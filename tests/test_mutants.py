@@ -229,3 +229,18 @@ def test_undecided_mutant_with_an_argument_is_shown_equivalent_by_hand(tmp_path:
     again = MutantJudge(case, OracleContext(tmp_path / "cache"), LocalSandbox()).judge(swapped)
     assert again.status is MutantStatus.EQUIVALENT and again.equivalence.endswith("& is commutative")
     assert again.strong_verdict.startswith("failed/test_fail: UNSUPPORTED")
+
+
+def test_a_later_results_file_replaces_the_cases_it_holds(tmp_path: Path, clip: Case,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    def one(status: MutantStatus, index: int) -> MutantResult:
+        return MutantResult(case=str(clip.path), domain="hls", suite="hlsdiff", design="clip", index=index,
+                            mutation=f"m{index}", status=status, suite_verdict="v")
+
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    save(first, [one(MutantStatus.SURVIVED, 0), one(MutantStatus.KILLED_SUITE, 1)], {"command": "run a"})
+    save(second, [one(MutantStatus.KILLED_STRONG, 0)], {"command": "run b"})
+    assert main(["stats", str(clip.root), "--mutants", str(first), str(second)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("Results of `run b`") and "1 mutants here" in printed
+    assert "| hls/hlsdiff/clip | 1 | 1 | 0 | 1 | 0 | 0 | 0 |" in printed
