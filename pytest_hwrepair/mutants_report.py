@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,12 +109,21 @@ def markdown(results: Sequence[MutantResult]) -> str:
     out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_suite(results)]
     out += ["", "| case | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
     out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_case(results)]
-    left = [r for r in results if r.status in (S.SURVIVED, S.UNDECIDED, S.EQUIVALENT)]
+    out += ["", equivalence_line(results)]
+    left = [r for r in results if r.status in (S.SURVIVED, S.UNDECIDED)]
     if left:
-        out += ["", "| case | mutant | status | how / strong verdict |", "|---|---|---|---|"]
+        out += ["", "| case | mutant | status | strong verdict |", "|---|---|---|---|"]
         out += [f"| {r.domain}/{r.suite}/{r.design} | {_cell(r.mutation)} | {r.status.value} | "
-                f"{_cell(r.equivalence or r.strong_verdict)} |" for r in left]
+                f"{_cell(r.strong_verdict)} |" for r in left]
     return "\n".join(out)
+
+
+def equivalence_line(results: Sequence[MutantResult]) -> str:
+    """How the mutants counted as equivalent were shown so, by method."""
+    methods = Counter(r.equivalence.split(":")[0] for r in results if r.status is S.EQUIVALENT)
+    shown = ", ".join(f"{n} {how}" for how, n in sorted(methods.items())) or "none"
+    return f"Shown equivalent: {shown}. No mutant survives both oracles or stays undecided." if not any(
+        r.status in (S.SURVIVED, S.UNDECIDED) for r in results) else f"Shown equivalent: {shown}."
 
 
 def _cell(text: str) -> str:
