@@ -45,9 +45,9 @@ class BugStats:
     skipped: int
     mult: float | None
     categories: dict[str, int]
-    plausible: int = 0  # passed the suite oracle, failed the strong one
-    undecided: int = 0  # passed the suite oracle, no strong verdict
-    has_strong: bool = False  # the case declares a strong oracle (correct@k applies)
+    plausible: int = 0  # passed, failed the strong oracle
+    undecided: int = 0  # passed, no strong verdict
+    has_strong: bool = False  # the case declares a strong oracle
 
     @property
     def under(self) -> bool:
@@ -84,13 +84,10 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
 
 
 def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
-    """Mean correct@k over the same bugs as pass@k: a sample counts when it passed and its strong oracle
-    passed too, so a sample that failed the suite oracle (never judged strong) or has no strong verdict is
-    not correct and correct@k <= pass@k. n/a when no bug has a strong oracle, or when pass@k is n/a."""
+    """pass@k over the same bugs counting only samples the strong oracle passed too (a failed or undecided one
+    is not correct, so correct@k <= pass@k); n/a when no bug has a strong oracle or pass@k is n/a."""
     scored = [s for s in stats if s.n > 0]
-    if not any(s.has_strong for s in scored):
-        return None
-    return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k)
+    return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
 
 
 def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
