@@ -32,19 +32,28 @@ def top_categories(categories: dict[str, float], n: int = 3) -> str:
 def render(summary: dict[str, Any]) -> list[str]:
     """The main table (fixer x domain x suite x bug type) plus the extra tables that apply."""
     ks = summary["k"]
-    headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *[f"pass@{k}" for k in ks],
-               "mult", "under", "errors", "skips", "failures"]
-    rows = [[g["fixer"], g["domain"], g["suite"], g["bug_type"], g["bugs"], g["samples"],
-             *[g["pass_at"][str(k)] for k in ks], g["multiplicity"], g["underconstrained"], g["errors"],
-             g["skipped"], top_categories(g["categories"])] for g in summary["groups"]]
+    scores = [*[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks], "plausible", "undecided"]
+    headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *scores, "mult", "under", "errors", "skips",
+               "failures"]
+    rows = [[g["fixer"], g["domain"], g["suite"], g["bug_type"], g["bugs"], g["samples"], *_scores(g, ks),
+             g["multiplicity"], g["underconstrained"], g["errors"], g["skipped"], top_categories(g["categories"])]
+            for g in summary["groups"]]
     out = table(headers, rows)
-    out += [""] + table(["fixer", "domain", "", "", "bugs", "samples", *[f"pass@{k}" for k in ks], "mult",
-                         "under", "errors", "skips"],
-                        [[d["fixer"], d["domain"], "", "", d["bugs"], d["samples"],
-                          *[d["pass_at"][str(k)] for k in ks], d["multiplicity"], d["underconstrained"],
-                          d["errors"], d["skipped"]] for d in summary["domains"]])
+    out += [""] + table(["fixer", "domain", "", "", "bugs", "samples", *scores, "mult", "under", "errors", "skips"],
+                        [[d["fixer"], d["domain"], "", "", d["bugs"], d["samples"], *_scores(d, ks),
+                          d["multiplicity"], d["underconstrained"], d["errors"], d["skipped"]]
+                         for d in summary["domains"]])
+    out += ["correct@k: a sample counts only when it passes the strong oracle too; plausible: passes the suite "
+            "oracle, fails the strong one; undecided: passes, no strong verdict (n/a: no strong oracle)"]
     out += _rtl(summary, ks) + _iterative(summary) + _cuda(summary) + _costs(summary)
     return out
+
+
+def _scores(row: dict[str, Any], ks: Sequence[int]) -> list[Any]:
+    """pass@k, correct@k, plausible and undecided counts of a summary row (rows of older runs lack some)."""
+    correct = row.get("correct_at") or {}
+    return [*[row["pass_at"][str(k)] for k in ks], *[correct.get(str(k)) for k in ks], row.get("plausible", 0),
+            row.get("undecided", 0)]
 
 
 def _rtl(summary: dict[str, Any], ks: Sequence[int]) -> list[str]:
