@@ -141,7 +141,7 @@ def _validate(ns: argparse.Namespace) -> int:
     if ns.mutants is not None:
         from .mutants_cli import run_mutants
 
-        return run_mutants(ns, sandbox)
+        return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
                       options=OracleOptions.from_settings(settings), strict=ns.strict)

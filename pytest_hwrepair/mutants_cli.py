@@ -19,7 +19,7 @@ from .sandbox.base import Limits, Sandbox
 MAX_MUTANTS = 10_000
 
 
-def run_mutants(ns: argparse.Namespace, sandbox: Sandbox) -> int:
+def run_mutants(ns: argparse.Namespace, sandbox: Sandbox, options: OracleOptions) -> int:
     """Judge N mutants of every case under the paths; print the tables and write the results file."""
     if not 1 <= ns.mutants <= MAX_MUTANTS:
         print(f"hwrepair validate: --mutants {ns.mutants}: give a count from 1 to {MAX_MUTANTS}", file=sys.stderr)
@@ -28,7 +28,7 @@ def run_mutants(ns: argparse.Namespace, sandbox: Sandbox) -> int:
         if not path.exists():
             raise FileNotFoundError(f"{path}: no such file or directory")
     cases = [load_case(p, strict=ns.strict) for p in find_case_files(ns.paths)]
-    ctx = OracleContext(Path(ns.cache_dir), Limits(), OracleOptions.of({"simulator": ns.simulator}))
+    ctx = OracleContext(Path(ns.cache_dir), Limits(), options)
     start = time.monotonic()
     results = analyse(cases, count=ns.mutants, seed=ns.mutant_seed, ctx=ctx, sandbox=sandbox, jobs=ns.jobs,
                       progress=lambda line: print(line, flush=True))
