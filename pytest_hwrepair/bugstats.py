@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .metrics import multiplicity, underconstrained
+from .metrics import mean_pass_at_k, multiplicity, underconstrained
 from .results import SampleRecord
 from .verdict import Outcome
 
@@ -34,6 +34,9 @@ class BugStats:
     skipped: int
     mult: float | None
     categories: dict[str, int]
+    plausible: int = 0  # passed, failed the strong oracle
+    undecided: int = 0  # passed, no strong verdict
+    has_strong: bool = False  # the case declares a strong oracle
 
     @property
     def under(self) -> bool:
@@ -62,8 +65,18 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
             errors=sum(r.outcome == Outcome.ERROR for r in rs), skipped=sum(r.outcome == Outcome.SKIPPED for r in rs),
             mult=multiplicity([r.patch_sha for r in counted]) if counted else None,
             categories=dict(Counter(r.category.value for r in counted)),
+            plausible=sum(r.strong is False and r.outcome == Outcome.PASSED for r in counted),
+            undecided=sum(r.strong is None and r.outcome == Outcome.PASSED for r in counted),
+            has_strong=any(r.strong is not None or bool(r.metrics.get("strong_oracle")) for r in rs),
         ))
     return out
 
 
-__all__ = ["COUNTED", "BugStats", "bug_stats", "finals"]
+def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
+    """pass@k over the same bugs counting only samples the strong oracle passed too (a failed or undecided one
+    is not correct, so correct@k <= pass@k); n/a when no bug has a strong oracle or pass@k is n/a."""
+    scored = [s for s in stats if s.n > 0]
+    return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
+
+
+__all__ = ["COUNTED", "BugStats", "bug_stats", "correct_at_k", "finals"]

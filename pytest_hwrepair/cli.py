@@ -71,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--timing-runs", type=int, default=5, metavar="N", help="cuda: timed runs per measurement")
     p.add_argument("--perf-gate", type=float, default=None, metavar="P",
                    help="cuda: override every task's perf gate")
+    p.add_argument("--mutants", type=int, metavar="N",
+                   help="oracle strength instead: N single-edit mutants of each golden target, judged by the suite "
+                        "and the strong oracle")
+    p.add_argument("--mutant-seed", type=int, default=0, help="the seed that orders each target's mutants")
+    p.add_argument("--mutants-out", type=Path, default=Path(".hwrepair/mutants.json"), metavar="FILE",
+                   help="where the mutant results go (read by `hwrepair stats --mutants FILE`)")
     p.set_defaults(func=_validate)
     p = sub.add_parser("report", help="tables, statistics, plots and a sample browser from saved run directories "
                                       "(shards merge)")
@@ -80,6 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", type=Path, default=[Path("cases")])
     p.add_argument("--update", type=Path, metavar="FILE",
                    help="replace the block between <!-- stats --> and <!-- /stats --> in FILE")
+    p.add_argument("--mutants", type=Path, nargs="+", metavar="RESULTS",
+                   help="the oracle-strength tables of `hwrepair validate --mutants` results files instead (a "
+                        "later file's cases replace an earlier one's; with --update: the block between "
+                        "<!-- mutants --> and <!-- /mutants -->)")
     p.set_defaults(func=_stats)
     _import_parser(sub)
     return parser
@@ -130,6 +140,10 @@ def _validate(ns: argparse.Namespace) -> int:
                                       "timing_runs": str(ns.timing_runs),
                                       "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
+    if ns.mutants is not None:
+        from .mutants_cli import run_mutants
+
+        return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
                       options=OracleOptions.from_settings(settings), strict=ns.strict)
@@ -145,6 +159,10 @@ def _validate(ns: argparse.Namespace) -> int:
 
 def _stats(ns: argparse.Namespace) -> int:
     """Markdown tables generated from the case files, for the corpus READMEs."""
+    if ns.mutants is not None:
+        from .mutants_cli import mutant_stats
+
+        return mutant_stats(ns, _update_block)
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
     designs: Counter[tuple[str, str]] = Counter()
@@ -173,9 +191,9 @@ def _stats(ns: argparse.Namespace) -> int:
     return _update_block(ns.update, text, f"hwrepair stats {' '.join(str(p) for p in ns.paths)}")
 
 
-def _update_block(path: Path, text: str, command: str) -> int:
+def _update_block(path: Path, text: str, command: str, name: str = "stats") -> int:
     page = path.read_text(encoding="utf-8")
-    start, end = "<!-- stats -->", "<!-- /stats -->"
+    start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
     if start not in page or end not in page:
         raise FileNotFoundError(f"{path}: no {start} ... {end} block to replace")
     head, rest = page.split(start, 1)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .bugstats import BugStats, bug_stats
+from .bugstats import BugStats, bug_stats, correct_at_k
 from .metrics import mean_pass_at_k
 from .results import SampleRecord
 
@@ -71,7 +71,7 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
             if gate.metric == "pass":
                 value = mean_pass_at_k([(s.n, s.c) for s in rows if s.n > 0], gate.k)
             else:
-                value = mean_pass_at_k([(s.n, s.strong_c) for s in rows if s.strong_n > 0], gate.k)
+                value = correct_at_k(rows, gate.k)
             if value is None or not ops[gate.op](value, gate.value):
                 shown = "n/a" if value is None else f"{value:.3f}"
                 failures.append(f"gate {gate.text!r} not met for {fixer}: {gate.metric}@{gate.k} = {shown}")

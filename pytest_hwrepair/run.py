@@ -267,7 +267,8 @@ class _Trajectory:
             bug_class=sample.bug.class_, summary=verdict.summary,
             artifact=str(folder.relative_to(self.harness.run_dir.artifacts)),
             metrics=plain({**verdict.metrics, **({"retries": candidate.retries} if candidate.retries else {}),
-                           **({"fixer": candidate.metrics} if candidate.metrics else {})}),
+                           **({"fixer": candidate.metrics} if candidate.metrics else {}),
+                           **({"strong_oracle": strong.kind} if (strong := case.model.strong_oracle) else {})}),
             stop_reason=stop if final else None, time=now(),
         )
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .bugstats import COUNTED, BugStats, bug_stats, finals
+from .bugstats import COUNTED, BugStats, bug_stats, correct_at_k, finals
 from .buildstage import build_stage
 from .gates import Gate, check_gates, regressions
 from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
@@ -32,7 +32,6 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
     categories: Counter[str] = Counter()
     for s in stats:
         categories.update(s.categories)
-    strong_scored = [s for s in scored if s.strong_n > 0]
     return {
         "bugs": len(stats),
         "samples": samples,
@@ -40,10 +39,10 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
         "errors": sum(s.errors for s in stats),
         "skipped": sum(s.skipped for s in stats),
         "pass_at": {str(k): _round(mean_pass_at_k(counts, k)) for k in ks},
-        # Every counted sample is in the denominator: one whose strong oracle never ran (it did not compile) is
-        # not correct, and leaving it out would let correct@k exceed pass@k.
-        "correct_at": {str(k): _round(mean_pass_at_k([(s.n, s.strong_c) for s in strong_scored], k))
-                       for k in ks} if strong_scored else {},
+        "correct": sum(s.strong_c for s in stats),
+        "plausible": sum(s.plausible for s in stats),
+        "undecided": sum(s.undecided for s in stats),
+        "correct_at": {str(k): _round(correct_at_k(stats, k)) for k in ks},
         "multiplicity": _round(mean(s.mult for s in scored)),
         "underconstrained": sum(s.under for s in scored),
         "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
@@ -259,5 +258,5 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "BugStats", "Scoreboard", "bug_stats", "finals", "pass_at_k",
-           "summarize"]
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "BugStats", "Scoreboard", "bug_stats", "correct_at_k", "finals",
+           "pass_at_k", "summarize"]

@@ -20,6 +20,7 @@ COLUMNS = {
               "n/a: a bug has < k",
     "correct@k": "as pass@k, a sample counting only when the strong oracle passes it too",
     "plausible": "samples that pass the suite oracle and fail the strong one",
+    "undecided": "samples that pass with no strong verdict (n/a in correct@k: the case has no strong oracle)",
     "mult": "solution multiplicity: distinct candidates / samples (whitespace aside), mean over bugs",
     "under": "underconstrained bugs: multiplicity >= 0.8 and no sample passed",
     "errors": "harness errors (sandbox, toolchain, API outage): not counted; --hwrepair-retry-errors reruns them",
@@ -75,14 +76,14 @@ def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, 
 
 
 def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> tuple[list[str], bool]:
-    headers = ["fixer", "domain", "bugs", "samples", *[f"pass@{k}" for k in ks], "mult", "under", "errors",
-               "skips"]
+    headers = ["fixer", "domain", "bugs", "samples", *score_headers(ks), "mult", "under", "errors", "skips"]
     rows, marked = [], False
     for d in summary["domains"]:
         passes, star = _pass_values(summary.get("iterative_domains", {}).get(d["domain"], []), d, ks)
         marked |= star
         rows.append([shown_fixer(d["fixer"], names), d["domain"] + (ITERATIVE_MARK if star else ""), d["bugs"],
-                     d["samples"], *passes, d["multiplicity"], d["underconstrained"], d["errors"], d["skipped"]])
+                     d["samples"], *passes, *strong_scores(d, ks), d["multiplicity"], d["underconstrained"],
+                     d["errors"], d["skipped"]])
     return table(headers, rows, text_columns=2), marked
 
 
@@ -93,6 +94,16 @@ def _pass_values(iterative: Sequence[dict[str, Any]], row: dict[str, Any],
         if it["fixer"] == row["fixer"] and it["trajectories"] == row["samples"] and row["samples"]:
             return [it["pass_within"].get(str(k)) for k in ks], True
     return [row["pass_at"][str(k)] for k in ks], False
+
+
+def score_headers(ks: Sequence[int]) -> list[str]:
+    return [*[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks], "plausible", "undecided"]
+
+
+def strong_scores(row: dict[str, Any], ks: Sequence[int]) -> list[Any]:
+    """correct@k, plausible and undecided counts of a summary row (rows of older runs lack them)."""
+    correct = row.get("correct_at") or {}
+    return [*[correct.get(str(k)) for k in ks], row.get("plausible", 0), row.get("undecided", 0)]
 
 
 def legend(headers: Sequence[str], iterative: bool) -> list[str]:
@@ -107,14 +118,15 @@ def legend(headers: Sequence[str], iterative: bool) -> list[str]:
 
 
 def _breakdown(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> list[str]:
-    headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *[f"pass@{k}" for k in ks],
-               "mult", "under", "errors", "skips", "failures"]
+    headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *score_headers(ks), "mult", "under", "errors",
+               "skips", "failures"]
     rows = []
     for g in summary["groups"]:
         at = summary.get("iterative_groups", {}).get(f"{g['domain']}/{g['suite']}/{g['bug_type']}", [])
         passes, star = _pass_values(at, g, ks)
         rows.append([shown_fixer(g["fixer"], names), g["domain"] + (ITERATIVE_MARK if star else ""), g["suite"],
-                     g["bug_type"], g["bugs"], g["samples"], *passes, g["multiplicity"], g["underconstrained"],
+                     g["bug_type"], g["bugs"], g["samples"], *passes, *strong_scores(g, ks),
+                     g["multiplicity"], g["underconstrained"],
                      g["errors"], g["skipped"], top_categories(g["categories"])])
     return table(headers, rows)
 

@@ -66,8 +66,8 @@ def test_the_summary_comes_last_totals_first_with_a_legend(demo_pytester: pytest
     titles = [line.strip("= ") for line in lines if line.startswith("====")]
     assert titles.index("hwrepair summary") > titles.index("short test summary info")
     summary = section(lines, "hwrepair summary")
-    assert summary[0].split() == ["fixer", "domain", "bugs", "samples", "pass@1", "pass@5", "mult", "under",
-                                  "errors", "skips"]
+    assert summary[0].split() == ["fixer", "domain", "bugs", "samples", "pass@1", "pass@5", "correct@1", "correct@5",
+                                  "plausible", "undecided", "mult", "under", "errors", "skips"]
     assert summary[2].split()[:2] == ["noop", "hls"] and summary[3].split()[:2] == ["reference", "hls"]
     defined = [line.split(":")[0].strip() for line in summary if line.startswith("  ")]
     assert {"bugs", "samples", "pass@k", "mult", "under", "errors", "skips"} <= set(defined)

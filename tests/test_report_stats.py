@@ -102,7 +102,8 @@ def test_report_correct_and_plausible_counts_next_to_pass(two_fixers: Report) ->
     assert (first.c, first.correct, first.plausible, first.undecided) == (5, 3, 1, 1)
     assert first.correct_at["1"] == pytest.approx(0.6)  # 3 of 5 samples are correct
     row = next(r for r in two_fixers.tables.fixers if r.group == {"fixer": "a"})
-    assert row.strong_bugs == 1 and row.correct_at["1"].value == pytest.approx(0.6)
+    # correct@1 averages over the same five bugs as pass@1: the four without a strong oracle have no correct sample.
+    assert row.strong_bugs == 1 and row.correct_at["1"].value == pytest.approx(0.6 / 5)
     assert row.pass_at["1"].value == pytest.approx((1.0 + 0.6 + 0.8 + 0.2 + 0.0) / 5)
     e = row.pass_at["1"]
     assert e.low is not None and e.high is not None and e.low <= e.value <= e.high  # type: ignore[operator]

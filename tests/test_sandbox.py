@@ -48,6 +48,12 @@ def test_sleeping_forever_times_out_and_leaves_nothing(sandbox: LocalSandbox, tm
     assert surviving("sleep 999") == [] and surviving("sleep 1000") == []
 
 
+def test_memory_limit_zero_means_no_limit(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    # Sanitizer runs lift the limit (memory=0): their shadow memory needs a huge reservation.
+    ex = run(sandbox, tmp_path / "ws", "echo alive", memory=0)
+    assert ex.returncode == 0 and ex.stdout == "alive\n"  # type: ignore[attr-defined]
+
+
 def test_fork_bomb_is_contained(sandbox: LocalSandbox, tmp_path: Path) -> None:
     ex = run(sandbox, tmp_path / "ws", "bash -c ':(){ :|:& };:; sleep 30'", timeout=3, processes=64)
     assert not ex.ok  # type: ignore[attr-defined]

@@ -41,6 +41,7 @@ def planted_case(tmp: Path) -> tuple[Case, list[Path]]:
     root = tmp / "case"
     shutil.copytree(HELDOUT / "hls" / "demo" / "clamp_sum", root)
     case = load_case(root / "case.toml")
+    assert case.digest  # as at collection, where each sample's key reads the case file before any fixer runs
     golden = case.files[case.target]
     planted = [root / "golden" / case.target, root / f"{case.target}.orig", tmp / "work" / case.target]
     for path in planted:
@@ -72,6 +73,7 @@ SEARCH_SCRIPT = textwrap.dedent("""
     from pytest_hwrepair.loading import load_case
     from tests.search_helpers import search
     case = load_case(Path({case!r}))  # the harness reads the case; the search starts after the marker
+    assert case.digest  # as at collection: each sample's key reads the case file before any fixer runs
     open({marker!r}, "w").close()
     print(search(case, "SHFT-01", Path({cache!r}), budget=12).metrics["candidates"])
 """)

@@ -29,13 +29,56 @@
 #define HWR_ITERS 20
 #endif
 
+// The cuda-diff strong oracle's parameters, read from the environment of the test process
+// (unset or 0: the suite's own inputs and sizes):
+//   HWR_SEED=N   mixes N into the seed of every input generator: other inputs, same distributions;
+//   HWR_SHAPE=N  replaces every HWR_SIZE: N = 1 the small size, N >= 2 a size drawn from N and
+//                the size's position in [small/2, 3*small/2], always odd (never a multiple of a
+//                block size, so every grid has a partial last block).
+static uint32_t hwr_env(const char* name)
+{
+    const char* text = getenv(name);
+    return text ? (uint32_t)strtoul(text, nullptr, 10) : 0u;
+}
+
+static uint32_t hwr_mix(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    h *= 0x846ca68bu;
+    h ^= h >> 16;
+    return h;
+}
+
+static uint32_t hwr_seed(uint32_t seed)
+{
+    uint32_t run = hwr_env("HWR_SEED");
+    return run ? seed ^ hwr_mix(run * 0x9e3779b9u + 0x632be5abu) : seed;
+}
+
 // HWR_SIZE(gpu, small): the problem size on a GPU, and the small one the CPU emulator
 // (scripts/validate_cuda_gpu.py --emulate) uses for a functional check without a GPU.
+// HWR_SIZE_MULTIPLE(gpu, small, m): the same for a size the task requires to be a multiple of m;
+// a generated one is an odd multiple of m.
+static int hwr_size(int gpu, int small, int multiple)
+{
+    static uint32_t position = 0;
+    uint32_t shape = hwr_env("HWR_SHAPE"), index = position++;
 #ifdef HWR_EMULATE
-#define HWR_SIZE(gpu, small) (small)
+    (void)gpu;
+    if (shape == 0) return small;
 #else
-#define HWR_SIZE(gpu, small) (gpu)
+    if (shape == 0) return gpu;
 #endif
+    if (shape == 1 || small < 4) return small;
+    int lo = small / 2, hi = small + small / 2;
+    uint32_t h = hwr_mix(shape * 0x9e3779b9u ^ hwr_mix(index + 0x51ed27u) ^ (uint32_t)small);
+    int drawn = lo + (int)(h % (uint32_t)(hi - lo + 1));
+    return multiple > 1 ? multiple * ((drawn / multiple) | 1) : drawn | 1;
+}
+#define HWR_SIZE(gpu, small) hwr_size((gpu), (small), 1)
+#define HWR_SIZE_MULTIPLE(gpu, small, m) hwr_size((gpu), (small), (m))
 
 #define CUDA_CHECK(call) hwr_cuda_check((call), #call, __FILE__, __LINE__)
 
@@ -51,7 +94,7 @@ static void hwr_cuda_check(cudaError_t err, const char* call, const char* file, 
 // xorshift32: the same inputs on every machine and compiler.
 struct HwrRng {
     uint32_t state;
-    explicit HwrRng(uint32_t seed) : state(seed * 2654435761u + 0x9e3779b9u) { next(); }
+    explicit HwrRng(uint32_t seed) : state(hwr_seed(seed) * 2654435761u + 0x9e3779b9u) { next(); }
     uint32_t next()
     {
         state ^= state << 13;

@@ -26,7 +26,10 @@
  * their own per buffer (0xB0..0xBF integer, 0xE0..0xEF floating), so an
  * out-of-bounds read yields a large negative value.  After the kernel
  * returns the guards are checked: a write outside a buffer makes the
- * program exit with status 3.
+ * program exit with status 3.  With --seed N the i-th buffer's poison byte
+ * is entry (N + i) % 8 of a table of small and extreme bytes instead (0x00,
+ * 0x01, 0x02, 0x03, 0x7F, 0x80, 0xFF, ...), so a kernel that reads an element
+ * before writing it sees other values from one seed to the next.
  */
 #ifndef MACH_HARNESS_H
 #define MACH_HARNESS_H

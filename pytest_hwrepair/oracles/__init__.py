@@ -9,12 +9,14 @@ from importlib.metadata import entry_points
 from ..cases import Case
 from .base import Oracle, OracleContext, OracleFactory, OracleKind, OracleOptions
 from .cuda import CUDA
+from .cuda_diff import CUDA_DIFF
 from .hls import EXIT_CODE, OUTPUT_DIFF
 from .hls_diff import HLS_DIFF
 from .rtl import RTL_EQUIV, RTL_LINT, RTL_SIM
 from .rtl_repo import RTL_REPO
 
-BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF, RTL_REPO)
+BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF, CUDA_DIFF,
+                                   RTL_REPO)
 
 
 @cache

@@ -29,6 +29,7 @@ from .rtl_bench import (
     stage_bench,
     verilator_command,
 )
+from .rtl_corners import corner_seeds, corner_stimulus, mixed_stimulus
 from .rtl_equiv import EquivJob, EquivResult, EquivStatus, check_equivalence, unsupported_constructs
 from .rtl_preflight import (
     Interface,
@@ -204,8 +205,10 @@ class RtlSimOracle(RtlOracle):
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         c = self.contract
         driven = [p for p in ports if p.direction == "input" and p.name not in (c.clock, c.reset)]
-        tb = testbench(c, ports, random_stimulus(c, driven), total=c.reset_cycles + c.cycles, first=c.first_compared)
-        seeds = list(range(1, c.seeds + 1))
+        stimulus = mixed_stimulus(random_stimulus(c, driven), corner_stimulus(c, driven))
+        tb = testbench(c, ports, stimulus, total=c.reset_cycles + c.cycles, first=c.first_compared)
+        # The corner runs come after the random seeds, so a candidate's first mismatch is found where it was before.
+        seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners)]
         result = simulate(bench, sandbox, tb, seeds, simulator=self.simulator, timeout=self.timeout,
                           limits=self.ctx.limits)
         return sim_verdict(result, seeds, {"stage": "sim", "simulator": self.simulator})
@@ -228,7 +231,9 @@ def sim_verdict(result: SimResult, seeds: list[int], metrics: dict[str, Any]) ->
         code = result.run.returncode if result.run else None
         return Verdict.fail(Category.RUNTIME_CRASH, f"simulation stopped early (exit {code})",
                             log_tail=result.tail(), metrics=metrics)
-    return Verdict.ok(f"outputs match the golden design on {len(seeds)} seeds", metrics=metrics)
+    corners = sum(1 for s in seeds if s < 0)
+    runs = f"{len(seeds) - corners} seeds" + (f" and {corners} corner runs" if corners else "")
+    return Verdict.ok(f"outputs match the golden design on {runs}", metrics=metrics)
 
 
 class RtlEquivOracle(RtlOracle):

@@ -33,12 +33,13 @@ class Contract:
     compare_from: int
     cycles: int
     seeds: int
+    corners: int = 0
 
     @classmethod
     def from_spec(cls, spec: RtlSpec) -> Contract:
         reset = spec.reset
         return cls(spec.top, spec.clock, reset.signal if reset else None, reset.active if reset else 0,
-                   reset.cycles if reset else 0, spec.compare_from, spec.cycles, spec.seeds)
+                   reset.cycles if reset else 0, spec.compare_from, spec.cycles, spec.seeds, spec.corners)
 
     @property
     def first_compared(self) -> int:
@@ -51,8 +52,10 @@ class Contract:
             reset = f"reset {self.reset}={self.reset_active} for {self.reset_cycles} cycles, then released"
         else:
             reset = "no reset"
+        corners = f" + {self.corners} directed corner runs" if self.corners else ""
         return (f"top {self.top}; {clock}; {reset}; outputs compared every cycle from cycle {self.compare_from} "
-                f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds; X rule: {X_RULE}")
+                f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds"
+                f"{corners}; X rule: {X_RULE}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ class Mismatch:
     actual: str
 
     def describe(self, *, replay: bool = False) -> str:
-        where = "" if replay else f" of seed {self.seed}"
+        where = "" if replay else f" of {describe_seed(self.seed)}"
         return (f"output {self.output} differs at cycle {self.cycle}{where}: "
                 f"expected {self.expected}, got {self.actual}")
 
@@ -91,6 +94,11 @@ class SimResult:
         return step.tail() if step else self.execution.tail()
 
 
+def describe_seed(seed: int) -> str:
+    """A testbench seed number as a reader says it: corner runs have negative numbers."""
+    return f"corner run {-seed}" if seed < 0 else f"seed {seed}"
+
+
 def verilog_literal(bits: str) -> str:
     """`8'h3c` for a defined value, `8'b0011xx00` when any bit is X or Z."""
     bits = bits.lower()
@@ -107,11 +115,12 @@ def random_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
         lines.append(f"in_{contract.reset} = (cycle < {contract.reset_cycles}) ? 1'b{contract.reset_active} "
                      f": 1'b{idle};")
     for port in inputs:
-        lines += _random_assign(port)
+        lines += random_assign(port)
     return "\n".join(lines)
 
 
-def _random_assign(port: Port) -> list[str]:
+def random_assign(port: Port) -> list[str]:
+    """Drive code giving one input fresh bits from the seeded generator."""
     lines = []
     for low in range(0, port.width, 32):
         high = min(port.width, low + 32) - 1
@@ -147,6 +156,8 @@ def testbench(contract: Contract, ports: Sequence[Port], stimulus: str, *, total
     return f"""module {TB_TOP};
   integer seed;
   integer cycle;
+  integer hold;
+  integer corner_t, corner_phase, corner_pos, corner_mode;
   reg [31:0] rng;
   reg failed;
 {chr(10).join(decls)}
@@ -188,11 +199,13 @@ def testbench(contract: Contract, ports: Sequence[Port], stimulus: str, *, total
     rng = 32'h2545f491 ^ (seed * 32'h9e3779b9);
     if (rng == 32'd0) rng = 32'h2545f491;
     failed = 1'b0;
+    hold = 0;
 {f"    {clock} = 1'b0;" if clock else ""}
     for (cycle = 0; cycle < {total} && !failed; cycle = cycle + 1) begin
       drive;
       #4;
-      if (cycle >= {first}) compare;
+      if (cycle >= {first} && hold == 0) compare;
+      if (hold > 0) hold = hold - 1;
   {edge}
     end
     $display("HWREPAIR-DONE seed=%0d", seed);

@@ -18,7 +18,7 @@ class Reset(SpecModel):
 
 
 class RtlSpec(OracleSpec):
-    """`rtl-lint`, `rtl-sim`, `rtl-equiv`: the top module, its clock and reset, how long to compare."""
+    """`rtl-lint`, `rtl-sim`, `rtl-equiv`: the top module, its clock and reset, how long and on what to compare."""
 
     top: str
     modules: list[str] = []
@@ -27,4 +27,5 @@ class RtlSpec(OracleSpec):
     compare_from: int = Field(0, ge=0, le=MAX_CYCLES)
     cycles: int = Field(200, gt=0, le=MAX_CYCLES)
     seeds: int = Field(10, gt=0, le=10_000)
+    corners: int = Field(2, ge=0, le=1000)  # directed corner runs besides the seeded random ones
     init: str = "reset"

@@ -36,7 +36,7 @@ class TableRow(_Model):
     correct: int = Field(description="samples that passed and whose strong oracle passed too")
     plausible: int = Field(description="samples that passed the suite oracle and failed the strong one")
     undecided: int = Field(description="passed samples whose strong oracle gave no verdict (or none exists)")
-    strong_bugs: int = Field(description="bugs with a strong-oracle verdict: the bugs correct@k averages over")
+    strong_bugs: int = Field(description="bugs whose case has a strong oracle (correct@k is n/a without one)")
     errors: int
     skipped: int
     pass_at: dict[str, Estimate]
@@ -63,6 +63,7 @@ class BugRow(_Model):
     plausible: int
     undecided: int
     strong_n: int
+    strong_oracle: bool = Field(False, description="the bug's case has a strong oracle")
     errors: int
     skipped: int
     pass_at: dict[str, float | None]

@@ -45,8 +45,8 @@ def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks
                "plausible", "undecided", "mult", "errors", "skips")
     return Section(title, tuple(headers), _metric_rows(rows, keys, ks),
                    "pass@k and correct@k: mean over bugs [95 % bootstrap interval]; plausible: passed the suite "
-                   "oracle, failed the strong one; undecided: passed, no strong verdict; n/a: some bug has n < k or "
-                   "no strong verdict")
+                   "oracle, failed the strong one; undecided: passed, no strong verdict (not correct); n/a: some bug "
+                   "has n < k, or no bug has a strong oracle")
 
 
 def stat_sections(report: Report) -> list[Section]:

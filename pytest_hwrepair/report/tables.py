@@ -6,7 +6,9 @@ next to pass@k, bug classes, and intervals.
 
 correct@k counts a sample when it passed the suite oracle and its record's `strong` is true, over
 every counted sample of the bug (a sample that failed the suite oracle is not correct, whether or
-not its strong oracle ran); it averages over the bugs with at least one strong-oracle verdict.
+not its strong oracle ran, and neither is a pass the strong oracle could not decide); like pass@k it
+averages over every bug with a counted sample, so correct@k <= pass@k, and it is n/a where no
+bug's case has a strong oracle (`bugstats.correct_at_k`).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def bug_rows(records: Sequence[SampleRecord], ks: Sequence[int], class_map: Mapp
             bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=correct,
             plausible=cell["plausible"], undecided=cell["undecided"], strong_n=s.strong_n, errors=s.errors,
             skipped=s.skipped, pass_at={str(k): _r(pass_at_k(s.n, s.c, k)) if s.n else None for k in ks},
-            correct_at={str(k): _r(pass_at_k(s.n, correct, k)) if s.n and s.strong_n else None for k in ks},
+            correct_at={str(k): _r(pass_at_k(s.n, correct, k)) if s.n and s.has_strong else None for k in ks},
+            strong_oracle=s.has_strong,
             multiplicity=_r(s.mult), underconstrained=s.under, categories=dict(sorted(s.categories.items())),
             runs=sorted(runs[key]),
         ))
@@ -86,7 +89,7 @@ def estimate(counts: Sequence[tuple[int, int]], k: int, *, resamples: int) -> Es
 
 def table_row(group: dict[str, str], rows: Sequence[BugRow], ks: Sequence[int], *, resamples: int) -> TableRow:
     scored = [b for b in rows if b.n > 0]
-    strong = [b for b in scored if b.strong_n > 0]
+    strong = [b for b in scored if b.strong_oracle]
     categories: Counter[str] = Counter()
     for b in rows:
         categories.update(b.categories)
@@ -96,7 +99,7 @@ def table_row(group: dict[str, str], rows: Sequence[BugRow], ks: Sequence[int], 
         undecided=sum(b.undecided for b in rows), strong_bugs=len(strong), errors=sum(b.errors for b in rows),
         skipped=sum(b.skipped for b in rows),
         pass_at={str(k): estimate([(b.n, b.c) for b in scored], k, resamples=resamples) for k in ks},
-        correct_at={str(k): estimate([(b.n, b.correct) for b in strong], k, resamples=resamples) if strong
+        correct_at={str(k): estimate([(b.n, b.correct) for b in scored], k, resamples=resamples) if strong
                     else Estimate(value=None) for k in ks},
         multiplicity=_r(mean(b.multiplicity for b in scored)), underconstrained=sum(b.underconstrained for b in scored),
         categories=dict(sorted(categories.items())),

@@ -152,7 +152,7 @@ class Cgroups:
             if self.v2 is not None:
                 folder = self.v2 / name
                 folder.mkdir()
-                _limit(folder / "memory.max", memory)
+                _limit(folder / "memory.max", memory or "max")  # 0: no limit (sanitizer runs)
                 _limit(folder / "memory.swap.max", 0, optional=True)
                 _limit(folder / "pids.max", processes)
                 kill = folder / "cgroup.kill"
@@ -161,8 +161,8 @@ class Cgroups:
                 mem, pids = self.v1[0] / name, self.v1[1] / name
                 mem.mkdir()
                 pids.mkdir()
-                _limit(mem / "memory.limit_in_bytes", memory)
-                _limit(mem / "memory.memsw.limit_in_bytes", memory, optional=True)
+                _limit(mem / "memory.limit_in_bytes", memory or -1)
+                _limit(mem / "memory.memsw.limit_in_bytes", memory or -1, optional=True)
                 _limit(pids / "pids.max", processes)
                 return StepGroup((mem, pids))
         except OSError:
@@ -170,7 +170,7 @@ class Cgroups:
         return None
 
 
-def _limit(path: Path, value: int, *, optional: bool = False) -> None:
+def _limit(path: Path, value: int | str, *, optional: bool = False) -> None:
     try:
         path.write_text(str(value))
     except OSError:

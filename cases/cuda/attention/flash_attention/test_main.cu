@@ -7,7 +7,7 @@ void launch_flash_attention(const float* Q, const float* K, const float* V, floa
 
 int main()
 {
-    const int heads = HWR_SIZE(16, 2), seq = HWR_SIZE(1024, 128), d = 64;
+    const int heads = HWR_SIZE(16, 2), seq = HWR_SIZE_MULTIPLE(1024, 128, 64), d = 64;
     const size_t size = (size_t)heads * seq * d;
     std::vector<float> Q = hwr_uniform(size, 321, -1.0f, 1.0f);
     std::vector<float> K = hwr_uniform(size, 322, -1.0f, 1.0f);

@@ -7,7 +7,7 @@ void launch_gemv(const float* A, const float* x, float* y, int rows, int cols);
 
 int main()
 {
-    const int rows = HWR_SIZE(8192, 50), cols = HWR_SIZE(4096, 200);
+    const int rows = HWR_SIZE(8192, 50), cols = HWR_SIZE_MULTIPLE(4096, 200, 4);
     // Small integers: every partial sum is exact in any order.
     std::vector<float> A = hwr_small_ints((size_t)rows * cols, 161, -2, 2);
     std::vector<float> x = hwr_small_ints(cols, 162, -3, 3);

@@ -7,7 +7,7 @@ void launch_rmsnorm(const float* in, const float* weight, float* out, int rows, 
 
 int main()
 {
-    const int rows = HWR_SIZE(1024, 8), cols = HWR_SIZE(16384, 4096);
+    const int rows = HWR_SIZE(1024, 8), cols = HWR_SIZE_MULTIPLE(16384, 4096, 4);
     const float eps = 1e-6f;
     std::vector<float> in = hwr_uniform((size_t)rows * cols, 221, -2.0f, 2.0f);
     std::vector<float> weight = hwr_uniform(cols, 222, 0.5f, 1.5f);

@@ -377,6 +377,11 @@ static void seeded_damaged_scan(int len, int nblocks, int restart)
         scan[at] = (uint8_t)(scan[at] ^ (1u << rng_range(0, 7)));
     }
     show_decode("damaged", len, nblocks, ones, restart);
+    /* cut right after the last 0xFF byte: the byte that says stuffing or marker is missing */
+    for (i = len - 1; i >= 0 && scan[i] != 0xFF; i--)
+        ;
+    if (i >= 0)
+        show_decode("cut_after_ff", i + 1, nblocks, ones, restart);
     len = rng_range(0, len);
     show_decode("truncated", len, nblocks, ones, restart);
 }
