@@ -13,6 +13,7 @@ import pytest
 from .fixers import Fixer, FixerError
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .oracles import Oracle, make_oracle
+from .remote import ARTIFACTS, Receiver, configure_node, pack, remote_worker, worker_run_dir
 from .run import SampleResult, execute
 from .sample import Sample
 from .sandbox.base import Sandbox
@@ -21,6 +22,7 @@ from .session import Run
 from .settings import Settings, SettingsError, flag_of, parse_shard
 from .terminal import render
 from .verdict import HarnessError, Outcome
+from .workers import with_worker_defaults, worker_count
 
 MARKERS = {
     "hls": "HLS-style C kernel repair (gcc oracles)",
@@ -59,9 +61,11 @@ def pytest_configure(config: pytest.Config) -> None:
     cli = {f.name: config.getoption(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     ini = {f.name: config.getini(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     workerinput = getattr(config, "workerinput", None)
+    workers = worker_count(workerinput, config.option)
     try:
-        settings = Settings.from_sources(cli, ini)
+        settings = Settings.from_sources(with_worker_defaults(cli, ini, workers), ini)
         run_dir = Path(workerinput["hwrepair_run"]) if workerinput and "hwrepair_run" in workerinput else None
+        run_dir = (worker_run_dir(workerinput) if workerinput else None) or run_dir
         run = Run.create(settings, run_dir, strict=_pytest_strict(config), is_worker=workerinput is not None)
     except (SettingsError, FixerError) as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -90,6 +94,7 @@ class XdistHooks:
 
     def pytest_configure_node(self, node: Any) -> None:
         node.workerinput["hwrepair_run"] = str(self.run.run_dir.path)
+        configure_node(node.gateway.spec, node.workerinput, self.run.run_dir, self.run.harness.finished)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -141,6 +146,7 @@ class Controller:
         self.board = Scoreboard(run.settings.k, run.gates, run.settings.baseline)
         self.collect_errors = 0
         self.lost: set[str] = set()  # hwrepair items that failed without a record: a crashed worker
+        self.receiver = Receiver(run.run_dir)  # what remote workers send back
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -151,6 +157,7 @@ class Controller:
         for name, value in report.user_properties:
             if name == RECORDS and isinstance(value, str):
                 self.board.add(report.nodeid, json.loads(value))
+                self.receiver.receive(report.nodeid, report.user_properties, value)
                 found = True
         if report.failed and not found and CASE_ITEM in report.nodeid:
             self.lost.add(report.nodeid)  # the gates cannot count a sample whose result never arrived
@@ -217,6 +224,8 @@ def hwrepair_outcome(request: pytest.FixtureRequest, hwrepair_case: Sample, hwre
     result = execute(hwrepair_case, hwrepair_fixer, run.harness, hwrepair_sandbox, hwrepair_oracle)
     # JSON text: it crosses the xdist wire as plain data and reads as JSON in a JUnit report's properties.
     request.node.user_properties.append((RECORDS, json.dumps([r.to_json() for r in result.records], sort_keys=True)))
+    if remote_worker(getattr(request.config, "workerinput", None)) and not result.resumed:
+        request.node.user_properties.append((ARTIFACTS, pack(run.run_dir, result.records)))
     if result.verdict.outcome is Outcome.SKIPPED:
         pytest.skip(result.verdict.summary)
     if result.verdict.outcome is Outcome.ERROR:
