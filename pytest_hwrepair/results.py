@@ -73,8 +73,10 @@ class SampleRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SampleRecord:
         """A record from its JSON form; raises ValueError or TypeError for a record that is not one."""
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+_FIELDS = frozenset(SampleRecord.__dataclass_fields__)
 
 
 def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..results import RunDir, SampleRecord, finished_of, read_records
+from ..results import RunDir, SampleRecord, finished_of
+from .compact import read_compact
 
 DECIDED = ("passed", "failed")
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -82,7 +83,7 @@ def load_run(path: Path, name: str | None = None) -> Run:
 
 def _checked(samples: Path) -> Iterator[SampleRecord]:
     """The records of a samples.jsonl, streamed, each checked for the types a report reads."""
-    for r in read_records(samples):
+    for r in read_compact(samples):
         try:
             check_record(r)
         except RecordError as exc:
