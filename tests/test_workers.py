@@ -111,3 +111,12 @@ def test_pack_reads_no_links_and_keeps_the_sample_folder_relative(tmp_path: Path
     (folder / "leak.txt").symlink_to(secret)
     files = json.loads(pack(run, [record(key="k1", artifact="k1")]))["files"]
     assert files == {"k1/verdict.json": "{}"}
+
+
+@pytest.mark.parametrize(("args", "shown"), [(["-n", "3"], "max_concurrency=3"), ([], "max_concurrency=1"),
+                                             (["-n", "3", "--hwrepair-max-concurrency", "5"], "max_concurrency=5")])
+def test_the_run_header_shows_the_concurrency_that_follows_n(demo_pytester: pytest.Pytester, args: list[str],
+                                                             shown: str) -> None:
+    result = demo_pytester.runpytest("--collect-only", "--fixer=noop", "-p", "no:randomly", *args)
+    header = [line for line in result.outlines if line.startswith("hwrepair: ") and "max_concurrency" in line]
+    assert header and shown in header[0], result.outlines[:5]
