@@ -120,3 +120,18 @@ def test_the_run_header_shows_the_concurrency_that_follows_n(demo_pytester: pyte
     result = demo_pytester.runpytest("--collect-only", "--fixer=noop", "-p", "no:randomly", *args)
     header = [line for line in result.outlines if line.startswith("hwrepair: ") and "max_concurrency" in line]
     assert header and shown in header[0], result.outlines[:5]
+
+
+def test_wait_exit_returns_once_the_child_ends_and_reports_a_timeout() -> None:
+    import subprocess
+    import sys
+
+    from pytest_hwrepair.process import wait_exit
+    quick = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    assert wait_exit(quick, 30) and quick.returncode == 3
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert not wait_exit(slow, 0.2) and slow.returncode is None
+    finally:
+        slow.kill()
+        slow.wait()
