@@ -93,7 +93,7 @@ class XdistHooks:
         self.run = run
 
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput["hwrepair_run"] = str(self.run.run_dir.path)
+        node.workerinput["hwrepair_run"] = str(self.run.run_dir.path.resolve())  # a `popen//chdir=` worker too
         configure_node(node.gateway.spec, node.workerinput, self.run.run_dir, self.run.harness.finished)
 
 
