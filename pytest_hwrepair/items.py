@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
+FIXTURE_INFO = pytest.StashKey[Any]()
 
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
@@ -55,7 +56,13 @@ class CaseFile(pytest.File):
         keywords: dict[str, Any] = {k: True for k in (case.domain, case.suite, case.id, bug.bug_type, sample.label,
                                                      bug.id, protocol.value, bug.class_ or "")
                                     if k}
-        item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords)
+        # Every item of a case file has the same function and parent, hence the same fixture closure: resolved
+        # once per file, as pytest does for the instances of one parametrized function (most of collection's cost).
+        shared = self.stash.get(FIXTURE_INFO, None)
+        extra = {"fixtureinfo": shared} if shared is not None else {}
+        item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords, **extra)
+        if shared is None and getattr(item, "_fixtureinfo", None) is not None:
+            self.stash[FIXTURE_INFO] = item._fixtureinfo
         item.extra_keyword_matches.update(repo_keywords(case, bug.id))  # `-k T3` selects repository tiers
         item.add_marker(case.domain)
         kind = kind_of(case.oracle.kind)

@@ -15,6 +15,7 @@ from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
+from .remote import ARTIFACTS, Receiver, configure_node, pack, remote_worker, worker_run_dir
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
 from .run import SampleResult, execute
 from .sample import Sample
@@ -24,6 +25,7 @@ from .session import Run
 from .settings import Settings, SettingsError, flag_of, parse_shard
 from .terminal import render
 from .verdict import HarnessError, Outcome
+from .workers import FOLLOWS_WORKERS, with_worker_defaults, worker_count
 
 MARKERS = {
     "hls": "HLS-style C kernel repair (gcc oracles)",
@@ -61,9 +63,11 @@ def pytest_configure(config: pytest.Config) -> None:
     cli = {f.name: config.getoption(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     ini = {f.name: config.getini(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     workerinput = getattr(config, "workerinput", None)
+    workers = worker_count(workerinput, config.option)
     try:
-        settings = Settings.from_sources(cli, ini)
+        settings = Settings.from_sources(with_worker_defaults(cli, ini, workers), ini)
         run_dir = Path(workerinput["hwrepair_run"]) if workerinput and "hwrepair_run" in workerinput else None
+        run_dir = (worker_run_dir(workerinput) if workerinput else None) or run_dir
         run = Run.create(settings, run_dir, strict=_pytest_strict(config), is_worker=workerinput is not None)
     except (SettingsError, FixerError) as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -94,12 +98,16 @@ class XdistHooks:
         self.run = run
 
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput["hwrepair_run"] = str(self.run.run_dir.path)
+        node.workerinput["hwrepair_run"] = str(self.run.run_dir.path.resolve())  # a `popen//chdir=` worker too
+        configure_node(node.gateway.spec, node.workerinput, self.run.run_dir, self.run.harness.finished)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     run = config.stash[RUN_KEY]
-    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path))
+    followed = [name for name in FOLLOWS_WORKERS if config.getoption(f"hwrepair_{name}") in (None, [])
+                and config.getini(f"hwrepair_{name}") in (None, "", [])]
+    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path),
+                        followed)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -145,6 +153,7 @@ class Controller:
         self.board = Scoreboard(run.settings.k, run.gates, run.settings.baseline)
         self.collect_errors = 0
         self.lost: set[str] = set()  # hwrepair items that failed without a record: a crashed worker
+        self.receiver = Receiver(run.run_dir)  # what remote workers send back
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -155,6 +164,7 @@ class Controller:
         for name, value in report.user_properties:
             if name == RECORDS and isinstance(value, str):
                 self.board.add(report.nodeid, json.loads(value))
+                self.receiver.receive(report.nodeid, report.user_properties, value)
                 found = True
         if report.failed and not found and CASE_ITEM in report.nodeid:
             self.lost.add(report.nodeid)  # the gates cannot count a sample whose result never arrived
@@ -229,6 +239,8 @@ def hwrepair_outcome(request: pytest.FixtureRequest, hwrepair_case: Sample, hwre
     result = execute(hwrepair_case, hwrepair_fixer, run.harness, hwrepair_sandbox, hwrepair_oracle)
     # JSON text: it crosses the xdist wire as plain data and reads as JSON in a JUnit report's properties.
     request.node.user_properties.append((RECORDS, json.dumps([r.to_json() for r in result.records], sort_keys=True)))
+    if remote_worker(getattr(request.config, "workerinput", None)) and not result.resumed:
+        request.node.user_properties.append((ARTIFACTS, pack(run.run_dir, result.records)))
     if result.verdict.outcome is Outcome.SKIPPED:
         pytest.skip(result.verdict.summary)
     if result.verdict.outcome is Outcome.ERROR:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
+import subprocess
+import time
 
 
 def signal_of(returncode: int | None) -> int | None:
@@ -26,4 +29,31 @@ def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
         os.killpg(pgid, sig)
 
 
-__all__ = ["kill_group", "signal_of"]
+def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for a child to end, woken by its exit; False when `timeout` seconds pass first.
+
+    `Popen.wait(timeout=...)` polls with sleeps of up to 50 ms, so every step would end up to 50 ms late;
+    a pidfd becomes readable the moment the process exits.
+    """
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # no pidfd on this kernel, or the child is already reaped
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        deadline = time.monotonic() + timeout
+        while not poller.poll(max(0.0, deadline - time.monotonic()) * 1000):
+            if time.monotonic() >= deadline:
+                return proc.poll() is not None
+        proc.wait()
+        return True
+    finally:
+        os.close(fd)
+
+
+__all__ = ["kill_group", "signal_of", "wait_exit"]

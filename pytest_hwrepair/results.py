@@ -73,8 +73,10 @@ class SampleRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SampleRecord:
         """A record from its JSON form; raises ValueError or TypeError for a record that is not one."""
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+_FIELDS = frozenset(SampleRecord.__dataclass_fields__)
 
 
 def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
@@ -167,14 +169,7 @@ class RunDir:
 
     def finished(self, *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
         """Records of each finished sample by key: the final record and its iterations."""
-        by_exec: dict[str, list[SampleRecord]] = {}
-        finals: dict[str, SampleRecord] = {}
-        for r in self.records():
-            by_exec.setdefault(r.exec_id or r.key, []).append(r)
-            if r.final and not (retry_errors and r.outcome is Outcome.ERROR):
-                finals[r.key] = r
-        return {key: sorted(by_exec[r.exec_id or r.key], key=lambda x: (x.iteration or 0, not x.final))
-                for key, r in finals.items()}
+        return finished_of(read_records(self.samples), retry_errors=retry_errors)
 
     def artifact_dir(self, key: str) -> Path:
         path = self.artifacts / key
@@ -196,6 +191,18 @@ def read_records(path: Path) -> Iterator[SampleRecord]:
                     yield SampleRecord.from_json(data)
             except (ValueError, TypeError, KeyError):
                 continue
+
+
+def finished_of(records: Iterable[SampleRecord], *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
+    """Records of each finished sample by key, from one pass over the records (streamed, never listed twice)."""
+    by_exec: dict[str, list[SampleRecord]] = {}
+    finals: dict[str, SampleRecord] = {}
+    for r in records:
+        by_exec.setdefault(r.exec_id or r.key, []).append(r)
+        if r.final and not (retry_errors and r.outcome is Outcome.ERROR):
+            finals[r.key] = r
+    return {key: sorted(by_exec[r.exec_id or r.key], key=lambda x: (x.iteration or 0, not x.final))
+            for key, r in finals.items()}
 
 
 def _repair_torn_tail(fd: int, path: Path) -> None:

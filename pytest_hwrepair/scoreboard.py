@@ -105,11 +105,11 @@ def costs(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
         row = per.setdefault(r.fixer, {"fixer": r.fixer, "cost_usd": 0.0, "cached": 0,
                                        "tokens": {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0}})
         spent[r.fixer].append(r.cost_usd)
-        row["cost_usd"] = math.fsum(spent[r.fixer])  # order-independent: summaries must not depend on order
         row["cached"] += int(r.cached)
         for name in row["tokens"]:
             row["tokens"][name] += int(r.tokens.get(name, 0))
-    return [{**row, "cost_usd": round(row["cost_usd"], 6)} for _, row in sorted(per.items())]
+    # fsum is order-independent (summaries must not depend on record order); once per fixer, not per record.
+    return [{**row, "cost_usd": round(math.fsum(spent[fixer]), 6)} for fixer, row in sorted(per.items())]
 
 
 def retry_counts(records: Sequence[SampleRecord]) -> dict[str, int]:

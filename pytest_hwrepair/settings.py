@@ -110,7 +110,8 @@ class Settings:
                                   "OPENAI_API_KEY)", metavar="NAME", header=False)
     prompt: str | None = opt(None, "prompt template file (every domain) or directory of hls.md, rtl.md, cuda.md, "
                              "spec.md, feedback.md, repo.md, repo_feedback.md", metavar="PATH")
-    max_concurrency: int = opt(4, "model requests in flight per provider, across all workers")
+    max_concurrency: int = opt(4, "model requests in flight per provider, across all workers (default: "
+                               "the number of xdist workers, 1 without -n)")
     max_retries: int = opt(8, "retries of one model request (rate limits, overload, 5xx, connection errors)",
                            header=False)
     retry_delay: float = opt(1.0, "first retry backoff in seconds; doubles each retry, with jitter", header=False)

@@ -375,8 +375,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--answer", choices=sorted(ANSWERS), default="reference",
                         help="reference: always the fix; echo: the file unchanged; mixed: the fix for a share of "
                              "each prompt's requests")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds every reply takes (a latency-bound model)")
     args = parser.parse_args(argv)
-    fake = FakeLLM(ANSWERS[args.answer](args.cases)).start(args.port)
+    fake = FakeLLM(ANSWERS[args.answer](args.cases), delay=args.delay).start(args.port)
     print(f"fake model API on {fake.url} (OpenAI: {fake.url}/v1, Anthropic: {fake.url}); Ctrl-C stops it",
           flush=True)
     try:

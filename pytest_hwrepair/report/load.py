@@ -7,12 +7,13 @@ sample (a copied run, a resumed shard, a rerun into a new directory), so a merge
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..results import RunDir, SampleRecord
+from ..results import RunDir, SampleRecord, finished_of
+from .compact import read_compact
 
 DECIDED = ("passed", "failed")
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -75,14 +76,19 @@ def load_run(path: Path, name: str | None = None) -> Run:
         raise FileNotFoundError(f"{path}: no samples.jsonl (not a run directory)")
     run = RunDir(path)
     info = run.read_json("run.json")
-    for r in run.records():
+    finished = finished_of(_checked(run.samples))
+    return Run(path, name or path.name, info if isinstance(info, dict) else {},
+               {key: tuple(rs) for key, rs in finished.items()})
+
+
+def _checked(samples: Path) -> Iterator[SampleRecord]:
+    """The records of a samples.jsonl, streamed, each checked for the types a report reads."""
+    for r in read_compact(samples):
         try:
             check_record(r)
         except RecordError as exc:
-            raise RecordError(f"{path / 'samples.jsonl'}: {exc}") from None
-    finished = run.finished()
-    return Run(path, name or path.name, info if isinstance(info, dict) else {},
-               {key: tuple(rs) for key, rs in finished.items()})
+            raise RecordError(f"{samples}: {exc}") from None
+        yield r
 
 
 def load_runs(paths: Sequence[Path]) -> list[Run]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..process import kill_group, signal_of
+from ..process import kill_group, signal_of, wait_exit
 from ..untrusted import truncation_marker
 from . import jail
 from .base import Execution, Limits
@@ -173,9 +173,7 @@ class LocalSandbox:
         try:
             # The launcher stops the command at `timeout` and still copies the workspace back; this
             # deadline is the backstop for a launcher that does not finish.
-            proc.wait(timeout=timeout + PACK_GRACE)
-        except subprocess.TimeoutExpired:
-            killed = True
+            killed = not wait_exit(proc, timeout + PACK_GRACE)
         finally:
             _kill_all(proc.pid, uid, group, bwrap=self.bwrap is not None)
             proc.wait()

@@ -53,19 +53,41 @@ class Slots:
     def acquire(self) -> Iterator[int]:
         """Hold one slot for the block; yields its index (stable per slot: used for sandbox uids)."""
         self._prepare()
-        delay = 0.01
-        while True:
-            for index in random.sample(range(self.count), self.count):
-                fds = self._take(index)
-                if fds is None:
-                    continue
-                try:
-                    yield index
-                finally:
-                    _release(fds)
-                return
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.2)
+        taken = self._try()
+        if taken is None:
+            taken = self._wait()
+        index, fds = taken
+        try:
+            yield index
+        finally:
+            _release(fds)
+
+    def _try(self) -> tuple[int, list[int]] | None:
+        """One pass over the slots in random order: a free slot's index and its locked descriptors."""
+        for index in random.sample(range(self.count), self.count):
+            fds = self._take(index)
+            if fds is not None:
+                return index, fds
+        return None
+
+    def _wait(self) -> tuple[int, list[int]]:
+        """Poll for a slot; only the first waiter polls, the others sleep in the kernel on the queue lock.
+
+        With sixteen workers waiting on two slots, sixteen pollers would wake the CPU the slot holders need.
+        """
+        queue = os.open(self.directory / "queue.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW,
+                        0o600 if self.private else 0o666)
+        try:
+            fcntl.flock(queue, fcntl.LOCK_EX)
+            delay = 0.005
+            while True:
+                taken = self._try()
+                if taken is not None:
+                    return taken
+                time.sleep(delay)
+                delay = min(delay * 1.5, 0.05)
+        finally:
+            _release([queue])
 
 
 def _release(fds: list[int]) -> None:

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Scale: collecting 10 000 items, and `hwrepair report` over 1 000 000 records.
+
+    python scripts/bench_scale.py collect [--cases 200 --bugs 10 --samples 5]
+    python scripts/bench_scale.py report [--records 1000000]
+
+`collect` writes CASES small hls case files of BUGS bugs each into a temporary directory and times
+`pytest --collect-only` with `--hwrepair-samples SAMPLES` (cases x bugs x samples items), once with an
+empty cache directory and once with the cache the first run left. `report` plants one run directory of
+RECORDS synthetic records (10 samples per bug) and times `hwrepair report` on it, with its peak RSS
+(resource.getrusage of the child). Each figure is printed with the load average it was measured under.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KERNEL = """#include <stdio.h>
+int main(void) {
+  int acc = 0;
+  for (int i = 0; i < 10; i++) {
+%s
+  }
+  printf("%%d\\n", acc);
+  return acc == %d ? 0 : 1;
+}
+"""
+
+
+def write_case(folder: Path, index: int, bugs: int) -> None:
+    folder.mkdir(parents=True)
+    lines = "\n".join(f"    acc += i * {n + 1};" for n in range(bugs))
+    expected = sum(range(10)) * sum(range(1, bugs + 1))
+    (folder / "k.c").write_text(KERNEL % (lines, expected), encoding="utf-8")
+    bug_tables = "".join(f'\n[[bug]]\nid = "ZERO-{n + 1:02d}"\ntype = "ZERO"\nfind = "acc += i * {n + 1};"\n'
+                         f'replace = "acc += i * {n + 2};"\n' for n in range(bugs))
+    (folder / "case.toml").write_text(
+        f'schema = 1\nid = "k{index:05d}"\ndomain = "hls"\nsuite = "scale"\ntitle = "synthetic kernel {index}"\n'
+        'sources = ["k.c"]\ntarget = "k.c"\n\n[oracle]\nkind = "exit-code"\n'
+        'build = "gcc -O0 -std=c99 k.c -o prog"\nrun = "./prog"\ntimeout = 5\n'
+        f'\n[strong_oracle]\nkind = "hls-diff"\nseeds = 1\n{bug_tables}', encoding="utf-8")
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, subprocess.CompletedProcess[str]]:
+    """Wall seconds, the child's peak RSS in MiB, and the finished process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
+    wall = time.monotonic() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if proc.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd[:4])} ... exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return wall, max(peak, before) // 1024, proc
+
+
+def collect(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="hwrepair-scale-") as tmp:
+        root = Path(tmp)
+        for i in range(args.cases):
+            write_case(root / "cases" / f"k{i:05d}", i, args.bugs)
+        cmd = [sys.executable, "-m", "pytest", "cases", "--collect-only", "-q", "-p", "no:cacheprovider",
+               "-p", "no:randomly", "--fixer=noop", "--hwrepair-samples", str(args.samples),
+               "--hwrepair-cache-dir", str(root / "cache"), "--hwrepair-run", str(root / "run")]
+        for label in ("empty cache", "warm cache"):
+            wall, rss, proc = timed(cmd, cwd=root)
+            items = _collected(proc.stdout)
+            print(f"collect {items} items ({args.cases} cases x {args.bugs} bugs x {args.samples} samples), "
+                  f"{label}: {wall:.2f}s, peak RSS {rss} MiB ({load()})")
+    return 0
+
+
+def _collected(out: str) -> int:
+    for line in reversed(out.splitlines()):
+        words = line.split()
+        if words and words[0].isdigit() and ("tests" in line or "test" in line):
+            return int(words[0])
+    return out.count("case.toml::")
+
+
+def report(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="hwrepair-scale-") as tmp:
+        run = Path(tmp) / "run"
+        run.mkdir()
+        start = time.monotonic()
+        plant(run / "samples.jsonl", args.records)
+        size = (run / "samples.jsonl").stat().st_size >> 20
+        print(f"planted {args.records} records ({size} MiB) in {time.monotonic() - start:.1f}s")
+        cmd = [sys.executable, "-m", "pytest_hwrepair.cli", "report", str(run)]
+        wall, rss, proc = timed(cmd)
+        first = next((line for line in proc.stdout.splitlines() if "pass@1" in line), "")
+        print(f"hwrepair report over {args.records} records: {wall:.2f}s, peak RSS {rss} MiB ({load()})")
+        print(f"  {first.strip()}")
+    return 0
+
+
+def plant(path: Path, count: int) -> None:
+    """COUNT final records: 10 samples per bug, 8 bugs per case, two fixers, pass/fail by a fixed pattern."""
+    with path.open("w", encoding="utf-8") as fh:
+        for n in range(count):
+            sample, bug_n = n % 10, n // 10
+            fixer, case_n = ("a", "b")[bug_n % 2], bug_n // 16
+            passed = (n * 7919) % 3 == 0
+            rec = {"schema": 1, "run": "run", "key": f"{n:020x}", "case": f"hls/scale/k{case_n}",
+                   "bug": f"SHFT-{bug_n % 8:02d}", "domain": "hls", "suite": "scale", "bug_type": "SHFT",
+                   "fixer": fixer, "label": fixer, "protocol": "repeated", "sample": sample, "iteration": None,
+                   "outcome": "passed" if passed else "failed", "category": "pass" if passed else "test_fail",
+                   "patch_sha": f"{(n * 31) % 5:x}", "loc": {"target": 100 + case_n % 50},
+                   "tokens": {"input": 1000, "output": 200, "cache_read": 0, "cache_write": 0}, "cost_usd": 0.001,
+                   "durations": {"fix": 0.1, "build": 0.2, "run": 0.01}, "speedup": None, "strong": passed,
+                   "cached": False, "final": True, "exec_id": f"{n:012x}", "nodeid": "", "bug_class": None,
+                   "summary": "", "artifact": None, "metrics": {}, "stop_reason": None, "time": ""}
+            fh.write(json.dumps(rec, sort_keys=True) + "\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--cases", type=int, default=200)
+    c.add_argument("--bugs", type=int, default=10)
+    c.add_argument("--samples", type=int, default=5)
+    r = sub.add_parser("report")
+    r.add_argument("--records", type=int, default=1_000_000)
+    args = parser.parse_args()
+    return collect(args) if args.command == "collect" else report(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
