@@ -8,7 +8,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -177,8 +177,12 @@ class RunDir:
         return path
 
 
-def read_records(path: Path) -> Iterator[SampleRecord]:
-    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped."""
+def read_records(path: Path,
+                 shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Iterator[SampleRecord]:
+    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped.
+
+    `shape` rewrites each decoded record first (the report shares equal values between records).
+    """
     try:
         fh = path.open("rb")
     except FileNotFoundError:
@@ -188,7 +192,7 @@ def read_records(path: Path) -> Iterator[SampleRecord]:
             try:
                 data = json.loads(raw.decode("utf-8", errors="replace"))
                 if isinstance(data, dict):
-                    yield SampleRecord.from_json(data)
+                    yield SampleRecord.from_json(shape(data) if shape else data)
             except (ValueError, TypeError, KeyError):
                 continue
 

@@ -19,14 +19,19 @@ CASES = find_case_files([ROOT / "cases" / "cuda"])
 IDS = [str(p.parent.relative_to(ROOT / "cases" / "cuda")) for p in CASES]
 
 
-@pytest.fixture(scope="module")
-def script() -> ModuleType:
+def load_gpu_script() -> ModuleType:
+    """scripts/validate_cuda_gpu.py as a module (it is a script, not part of the package)."""
     spec = importlib.util.spec_from_file_location("validate_cuda_gpu", ROOT / "scripts" / "validate_cuda_gpu.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("validate_cuda_gpu", module)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    return load_gpu_script()
 
 
 def load(path: Path) -> Case:

@@ -7,10 +7,8 @@ check and the verdicts are exercised for real; only the kernels' GPU behaviour i
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -56,12 +54,9 @@ exec "$@"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("validate_cuda_gpu", ROOT / "scripts" / "validate_cuda_gpu.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("validate_cuda_gpu", module)
-    spec.loader.exec_module(module)
-    return module
+    from .test_cuda_corpus import load_gpu_script
+
+    return load_gpu_script()
 
 
 @dataclass

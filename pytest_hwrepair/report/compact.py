@@ -7,13 +7,12 @@ values are shared: strings are interned, and small flat objects equal by content
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..results import SampleRecord
+from ..results import SampleRecord, read_records
 
 # Fields whose values repeat across records (few distinct values in a run).
 SHARED = ("run", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome", "category",
@@ -51,19 +50,7 @@ class Compactor:
 
 def read_compact(path: Path) -> Iterator[SampleRecord]:
     """The records of a samples.jsonl, streamed, sharing equal values; lines that are not records are skipped."""
-    compactor = Compactor()
-    try:
-        fh = path.open("rb")
-    except FileNotFoundError:
-        return
-    with fh:
-        for raw in fh:
-            try:
-                data = json.loads(raw)
-                if isinstance(data, dict):
-                    yield SampleRecord.from_json(compactor.record(data))
-            except (ValueError, TypeError, KeyError):
-                continue
+    return read_records(path, Compactor().record)
 
 
 __all__ = ["Compactor", "read_compact"]
