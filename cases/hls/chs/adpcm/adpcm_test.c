@@ -285,6 +285,13 @@ static void g722_decoder_only(const char *name, const uint8_t *in, int n, int mo
 /* The fixed signals                                                   */
 /* ------------------------------------------------------------------ */
 
+/* impulse levels at which the >> 14 of the QMF band split decides a code
+ * (for 21844 the first sum is 3 * (21844 >> 2) = 2^14 - 1), found by
+ * sweeping every level, and the two extremes */
+static const int16_t g722_impulse_levels[] = { 21844, 11916, -18548, 32767, -32768 };
+#define G722_IMPULSES ((int)(sizeof g722_impulse_levels / sizeof g722_impulse_levels[0]))
+#define G722_IMPULSE_LEN 64
+
 static void run_fixed(void)
 {
     int spb = adpcm_wav_samples_per_block(WAV_BLOCK_MONO, 1);
@@ -324,6 +331,15 @@ static void run_fixed(void)
     for (i = 0; i < G722_SAMPLES / 2; i++)
         codes[i] = (uint8_t)(lcg_noise(128) & 0xff);
     g722_decoder_only("g722_stress", codes, G722_SAMPLES, 1);
+
+    /* single impulses after reset, on an even and an odd sample */
+    for (i = 0; i < G722_IMPULSES; i++) {
+        char label[32];
+        memset(sig, 0, G722_IMPULSE_LEN * sizeof sig[0]);
+        sig[i & 1] = g722_impulse_levels[i];
+        sprintf(label, "g722_impulse%d", i);
+        g722_run(label, sig, G722_IMPULSE_LEN, G722_IMPULSE_LEN);
+    }
 }
 
 /* ------------------------------------------------------------------ */

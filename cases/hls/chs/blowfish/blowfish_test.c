@@ -168,23 +168,38 @@ static void stream_in_pieces(int mode, const uint8_t *iv, int num0, const uint8_
     }
 }
 
-/* every mode, encrypted and decrypted back; stream modes in pieces */
+/* fills an output buffer (ct or back) with 0xa5, so a byte a mode fails
+ * to write, or writes past the end of its output, shows in the output */
+static void poison(uint8_t *p)
+{
+    memset(p, 0xa5, LONG_LEN + 8);
+}
+
+/* every mode, encrypted and decrypted back; stream modes in pieces; each
+ * output buffer is poisoned first, and CBC encryption's 8 bytes past the
+ * padded length are printed (the interface allows it that length only) */
 static void show_modes(const char *name, const uint8_t *iv, int num0, const uint8_t *in, int len,
                        int first, int max_piece)
 {
     int padded = (len + 7) / 8 * 8;
     char label[64];
 
+    poison(ct);
     blowfish_ecb(in, ct, len / 8, 1);
     sprintf(label, "%s.ecb.enc", name);
     put_bytes(label, ct, len / 8 * 8);
+    poison(back);
     blowfish_ecb(ct, back, len / 8, 0);
     sprintf(label, "%s.ecb.dec", name);
     put_bytes(label, back, len / 8 * 8);
 
+    poison(ct);
     blowfish_cbc_encrypt(iv, in, ct, len);
     sprintf(label, "%s.cbc.enc", name);
     put_bytes(label, ct, padded);
+    sprintf(label, "%s.cbc.enc_tail", name);
+    put_bytes(label, ct + padded, 8);
+    poison(back);
     blowfish_cbc_decrypt(iv, ct, back, padded);
     sprintf(label, "%s.cbc.dec", name);
     put_bytes(label, back, padded);
@@ -192,16 +207,20 @@ static void show_modes(const char *name, const uint8_t *iv, int num0, const uint
     sprintf(label, "%s.cbc.dec_in_place", name);
     put_bytes(label, ct, padded);
 
+    poison(ct);
     stream_in_pieces(0, iv, num0, in, ct, len, first, max_piece, 1);
     sprintf(label, "%s.cfb.enc", name);
     put_bytes(label, ct, len);
+    poison(back);
     stream_in_pieces(0, iv, num0, ct, back, len, len > 0 ? len : 1, len > 0 ? len : 1, 0);
     sprintf(label, "%s.cfb.dec", name);
     put_bytes(label, back, len);
 
+    poison(ct);
     stream_in_pieces(1, iv, num0, in, ct, len, first, max_piece, 1);
     sprintf(label, "%s.ofb.enc", name);
     put_bytes(label, ct, len);
+    poison(back);
     stream_in_pieces(1, iv, num0, ct, back, len, len > 0 ? len : 1, len > 0 ? len : 1, 1);
     sprintf(label, "%s.ofb.dec", name);
     put_bytes(label, back, len);
