@@ -12,6 +12,7 @@ from pathlib import Path
 from .cases import Case
 from .oracles import Oracle, OracleContext, make_oracle
 from .oracles.base import populate
+from .oracles.hls import BuildRunOracle
 from .sandbox.base import Sandbox
 from .untrusted import UntrustedFileError, read_untrusted
 
@@ -151,7 +152,10 @@ class PrebuiltObjects:
                 objects[obj] = data
         command = build.command({s: _object_name(s) for s in others})
         fast = case.model.model_copy(update={"oracle": case.oracle.model_copy(update={"build": command})})
-        return cls(make_oracle(Case(case.path, fast, case.files), ctx), objects)
+        oracle, declared = make_oracle(Case(case.path, fast, case.files), ctx), make_oracle(case, ctx)
+        if isinstance(oracle, BuildRunOracle) and isinstance(declared, BuildRunOracle):
+            oracle.golden_build = declared.spec.build  # the golden output still comes from the case's own build
+        return cls(oracle, objects)
 
 
 def _object_name(source: str) -> str:

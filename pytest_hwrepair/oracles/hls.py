@@ -66,6 +66,8 @@ class BuildRunOracle:
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, BuildRunSpec)
+        # The build the golden output comes from when checks build differently (linking prebuilt objects).
+        self.golden_build: str | None = None
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         try:
@@ -100,7 +102,12 @@ class BuildRunOracle:
 
     def reference(self, sandbox: Sandbox) -> str:
         """The golden output of the run: built from the case's own sources, cached by content hash."""
-        return golden_outputs(self.case, self.ctx, sandbox, self.steps(), self.spec.timeout, self.kind)[RUN]
+        return golden_outputs(self.case, self.ctx, sandbox, self.golden_steps(), self.spec.timeout, self.kind)[RUN]
+
+    def golden_steps(self) -> tuple[Step, ...]:
+        """The steps of the golden run: the case's own build, even where a check links prebuilt objects."""
+        steps = self.steps()
+        return steps if self.golden_build is None else (Step("build", self.golden_build), *steps[1:])
 
     def differs(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict | None:
         """The failing verdict when the run's output is unreadable or differs from the golden one."""
