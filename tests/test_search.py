@@ -28,6 +28,17 @@ int kernel(int *a, int n) {
 """
 
 
+def test_an_infra_error_of_the_probe_is_a_fixer_error_not_a_failed_search() -> None:
+    calls = []
+
+    def broken(text: str) -> Verdict:
+        calls.append(text)
+        return failing() if len(calls) == 1 else Verdict.error("probe: oracle raised OSError: no space left")
+
+    with pytest.raises(FixerError, match="could not judge a candidate: probe: oracle raised OSError"):
+        fake_fixer(FakeProbe(broken)).repair(fake_task())
+
+
 def fake_task(text: str = KERNEL, seed: int = 0) -> RepairTask:
     return RepairTask(case="k", bug="OOB-01", domain="hls", suite="demo", files={"k.c": text}, target="k.c",
                       seed=seed)

@@ -18,7 +18,7 @@ from ..mutate import Op, parse_operators
 from ..settings import Settings
 from .base import Candidate, FixerError, FixerUnavailable, RepairTask
 from .search_probe import ProbeFactory
-from .search_run import Budget, SearchResult, SearchRun
+from .search_run import Budget, ProbeFailure, SearchResult, SearchRun
 
 VERSION = 2  # part of the sample key: a changed search gives new keys
 
@@ -83,7 +83,10 @@ class SearchFixer:
         probe = self.probe(task)
         run = SearchRun(task.source, task.target, probe, Budget(self.options.budget, self.options.seconds),
                         task.seed, self.options.operators, self.options.climb)
-        result = run.run()
+        try:
+            result = run.run()
+        except ProbeFailure as exc:
+            raise FixerError(f"search: the suite probe could not judge a candidate: {exc}") from None
         return Candidate(files={task.target: result.best.text}, raw=summary(result), latency=result.seconds,
                          logs={"search.json": json.dumps(_log(result), indent=1)}, metrics=_metrics(result))
 

@@ -59,6 +59,10 @@ class SearchResult:
     stop: str = "passed"  # passed, or the budget that ended the search: candidates, cpu, wall, edits (none left)
 
 
+class ProbeFailure(RuntimeError):
+    """The suite probe could not judge a candidate (an infra error): the search stops as a harness error."""
+
+
 def goal(verdict: Verdict) -> bool:
     """Passes the suite oracle; where the runtime stage cannot run here (no GPU), passes the build."""
     if verdict.passed:
@@ -224,7 +228,10 @@ class SearchRun:
             rejected = self.probe.syntax(files)
             if rejected is not None:
                 return Tried(text, edits, rejected, fitness(rejected) - 0.5, syntax_only=True)
-        return Tried(text, edits, self.probe.check(files), 0.0)
+        verdict = self.probe.check(files)
+        if verdict.outcome is Outcome.ERROR:  # the harness failed, not the candidate: never a search result
+            raise ProbeFailure(verdict.summary)
+        return Tried(text, edits, verdict, 0.0)
 
     def _log(self, tried: Tried, what: str) -> None:
         if tried.syntax_only:
