@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .bugstats import bug_stats, correct_at_k
 from .cases import Case, find_case_files
 from .loading import load_case
 from .metrics import mean_pass_at_k
@@ -40,8 +41,9 @@ class Group:
     def row(self, exact: dict[str, str]) -> list[Any]:
         counted = {b: [r for r in rs if r.outcome in ("passed", "failed")] for b, rs in self.bugs.items()}
         counts = [(len(rs), sum(r.outcome == "passed" for r in rs)) for rs in counted.values() if rs]
-        strong = [(len(rs), sum(r.outcome == "passed" and bool(r.strong) for r in rs))
-                  for rs in ([r for r in rs if r.strong is not None] for rs in counted.values()) if rs]
+        # correct@1 over the same bugs as pass@1: a failed or undecided sample is not correct (<= pass@1).
+        stats = [s for s in bug_stats([r for rs in self.bugs.values() for r in rs]) if s.n > 0]
+        correct, declared = correct_at_k(stats, 1), sum(s.has_strong for s in stats)
         samples = [r for rs in counted.values() for r in rs]
         plausible = sum(r.outcome == "passed" and r.strong is False for r in samples)
         exact_n = sum(r.outcome == "passed" and r.patch_sha == exact.get(f"{r.case}::{r.bug}") for r in samples)
@@ -50,9 +52,9 @@ class Group:
         cands = sum(float(c.get("candidates", 0)) for c in cost)
         cpu = sum(float(c.get("cpu_s", 0.0)) for c in cost)
         n = max(len(samples), 1)
-        strong_note = f" ({len(strong)}/{len(counts)} bugs)" if strong and len(strong) < len(counts) else ""
+        strong_note = f" ({declared}/{len(stats)} bugs with a strong oracle)" if 0 < declared < len(stats) else ""
         return [len(self.bugs), len(samples), fmt(mean_pass_at_k(counts, 1)),
-                (fmt(mean_pass_at_k(strong, 1)) + strong_note) if strong else "n/a", plausible, exact_n,
+                (fmt(correct) + strong_note) if correct is not None else "n/a", plausible, exact_n,
                 f"{self.built}/{self.build_checked}" if self.build_checked else "-", self.errors,
                 " ".join(f"{c}:{v}" for c, v in cats.most_common(3)) or "-", f"{cands / n:.0f}", f"{cpu / n:.1f}"]
 

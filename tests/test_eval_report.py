@@ -41,6 +41,18 @@ def test_table_counts_correct_plausible_and_exact(tmp_path: Path, capsys: pytest
     assert cells[12:] == ["10", "2.0"]
 
 
+def test_a_failed_sample_without_a_strong_verdict_is_not_correct(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # The strong oracle judges passes only: a failing sample has no strong verdict, and still counts as not
+    # correct, so correct@1 stays at or below pass@1 (it read 1.000 beside a pass@1 of 0.333 before).
+    write_case(tmp_path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    records = [record("MLU-01", "passed", True), record("SHFT-01", "failed", None), record("OOB-01", "failed", None)]
+    run = make_run(tmp_path, records)
+    assert main([str(run), "--cases", str(tmp_path / "cases")]) == 0
+    cells = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("search")).split()
+    assert cells[5:7] == ["0.333", "0.333"]
+
+
 def test_harness_errors_make_exit_status_7(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = make_run(tmp_path, [record("MLU-01", "failed", None), record("SHFT-01", "error", None)])
     assert main([str(run), "--cases", str(tmp_path)]) == 7
