@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,37 +11,47 @@ from .verdict import Category, Outcome
 COLUMNS = ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped", "not_judged")
 
 
+def count_build(row: dict[str, int], r: SampleRecord) -> None:
+    """Count one final cuda record into its group's row by how far its candidate got."""
+    if r.metrics.get("not_judged"):
+        row["not_judged"] += 1  # skipped before the fixer was called: no device for its runtime stage
+    elif r.outcome is Outcome.SKIPPED and r.metrics.get("build") == "passed":
+        row["built"] += 1
+        row["runtime_skipped"] += 1
+    elif r.category is Category.COMPILE_FAIL:
+        row["compile_fail"] += 1
+    elif r.outcome in (Outcome.PASSED, Outcome.FAILED) and r.category is not Category.PARSE_FAIL \
+            and r.metrics.get("cuda_stage") != "anti_cheat":
+        row["built"] += 1
+        row["runtime_judged"] += 1
+
+
 def build_row(records: Sequence[SampleRecord]) -> dict[str, int]:
     """Counts of one group's final cuda records by how far their candidate got."""
     row = dict.fromkeys(COLUMNS, 0)
     for r in records:
-        if r.metrics.get("not_judged"):
-            row["not_judged"] += 1  # skipped before the fixer was called: no device for its runtime stage
-        elif r.outcome is Outcome.SKIPPED and r.metrics.get("build") == "passed":
-            row["built"] += 1
-            row["runtime_skipped"] += 1
-        elif r.category is Category.COMPILE_FAIL:
-            row["compile_fail"] += 1
-        elif r.outcome in (Outcome.PASSED, Outcome.FAILED) and r.category is not Category.PARSE_FAIL \
-                and r.metrics.get("cuda_stage") != "anti_cheat":
-            row["built"] += 1
-            row["runtime_judged"] += 1
+        count_build(row, r)
     row["judged"] = row["built"] + row["compile_fail"]
     return row
 
 
-def build_stage(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
-    """One row per fixer x suite of final cuda records, with the build rate of the judged candidates."""
-    groups: dict[tuple[str, str], list[SampleRecord]] = defaultdict(list)
-    for r in records:
-        if r.domain == "cuda" and r.final:
-            groups[(r.fixer, r.suite)].append(r)
+def build_rows(rows: dict[tuple[str, str], dict[str, int]]) -> list[dict[str, Any]]:
+    """The table from counted rows per (fixer, suite), with the build rate of the judged candidates."""
     out = []
-    for (fixer, suite), rs in sorted(groups.items()):
-        row = build_row(rs)
+    for (fixer, suite), counted in sorted(rows.items()):
+        row = {**counted, "judged": counted["built"] + counted["compile_fail"]}
         rate = round(row["built"] / row["judged"], 4) if row["judged"] else None
         out.append({"fixer": fixer, "suite": suite, **row, "build_rate": rate})
     return out
 
 
-__all__ = ["build_row", "build_stage"]
+def build_stage(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+    """One row per fixer x suite of final cuda records, with the build rate of the judged candidates."""
+    rows: dict[tuple[str, str], dict[str, int]] = {}
+    for r in records:
+        if r.domain == "cuda" and r.final:
+            count_build(rows.setdefault((r.fixer, r.suite), dict.fromkeys(COLUMNS, 0)), r)
+    return build_rows(rows)
+
+
+__all__ = ["COLUMNS", "build_row", "build_rows", "build_stage", "count_build"]

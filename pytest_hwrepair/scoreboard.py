@@ -3,25 +3,24 @@
 from __future__ import annotations
 
 import contextlib
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .bugstats import COUNTED, BugStats, bug_stats, correct_at_k, finals
-from .buildstage import build_stage
+from .buildstage import build_rows
 from .gates import Gate, check_gates, regressions
 from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
 from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
+from .tally import PERF_SWEEP, Tally
 from .trajectory import STOP_SIGNALS
-from .verdict import Category, Outcome, RepairProtocol
+from .verdict import Outcome, RepairProtocol
 
 EXIT_GATE_FAILED = 6
 EXIT_HARNESS_ERRORS = 7
 LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (800, 10**9, "800+"))
-PERF_SWEEP = (0.0, 0.5, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0)
 
 
 def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
@@ -67,8 +66,12 @@ def loc_bucket(loc: int) -> str:
 
 def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, Any]:
     """The whole summary.json body; invariant under any permutation of the records."""
-    stats = bug_stats(records)
-    fin = finals(records)
+    return summary_of(Tally.of(records), ks)
+
+
+def summary_of(tally: Tally, ks: Sequence[int]) -> dict[str, Any]:
+    """The summary of the records a tally was built from (a report streams them into one)."""
+    stats = tally.bug_stats()
     summary: dict[str, Any] = {
         "k": list(ks),
         "fixers": grouped(stats, ("fixer",), ks),
@@ -79,59 +82,33 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
         "bugs": [{"fixer": s.fixer, "case": s.case, "bug": s.bug, "n": s.n, "c": s.c, "errors": s.errors,
                   "skipped": s.skipped, "multiplicity": _round(s.mult), "underconstrained": s.under}
                  for s in stats],
-        "costs": costs(fin),
+        # Dollars are exact running sums (order-independent: summaries must not depend on record order).
+        "costs": [{"fixer": fixer, "cost_usd": round(c.total(), 6), "cached": c.cached, "tokens": dict(c.tokens)}
+                  for fixer, c in sorted(tally.costs.items())],
     }
     rtl = [s for s in stats if s.domain == "rtl"]
     if rtl:
-        summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_agreement(fin)}
-    if any(r.protocol is RepairProtocol.ITERATIVE for r in fin):
+        summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_rows(tally)}
+    if tally.iterative:
+        records = tally.kept
         summary["iterative"] = iterative_metrics(records, ks)
         # The iterative pass@k of the totals and breakdown rows (pass@1: the first attempt).
         summary["iterative_domains"] = iterative_by(records, ks, lambda r: r.domain)
         summary["iterative_groups"] = iterative_by(records, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}")
-    if any(r.domain == "cuda" for r in fin):
-        summary["cuda"] = cuda_metrics(fin)
-        summary["cuda_build"] = build_stage(fin)  # the build stage, judged even where the runtime stage is not
-    if any(r.metrics.get("repo") for r in fin):  # repository cases: resolved rate, localisation, feedback arm
-        summary["repo"] = repo_summary(records, ks)
-    summary["retries"] = retry_counts(records)  # every attempt of a trajectory made its own requests
+    if tally.builds:
+        summary["cuda"] = cuda_rows(tally)
+        summary["cuda_build"] = build_rows(tally.builds)  # the build stage, judged even where the runtime is not
+    if tally.has_repo:  # repository cases: resolved rate, localisation, feedback arm
+        summary["repo"] = repo_summary(tally.kept, ks)
+    summary["retries"] = dict(sorted(tally.retries.items()))  # every attempt of a trajectory made its own requests
     return summary
 
 
-def costs(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
-    per: dict[str, dict[str, Any]] = {}
-    spent: dict[str, list[float]] = defaultdict(list)
-    for r in records:
-        row = per.setdefault(r.fixer, {"fixer": r.fixer, "cost_usd": 0.0, "cached": 0,
-                                       "tokens": {"input": 0, "output": 0, "cache_read": 0, "cache_write": 0}})
-        spent[r.fixer].append(r.cost_usd)
-        row["cached"] += int(r.cached)
-        for name in row["tokens"]:
-            row["tokens"][name] += int(r.tokens.get(name, 0))
-    # fsum is order-independent (summaries must not depend on record order); once per fixer, not per record.
-    return [{**row, "cost_usd": round(math.fsum(spent[fixer]), 6)} for fixer, row in sorted(per.items())]
-
-
-def retry_counts(records: Sequence[SampleRecord]) -> dict[str, int]:
-    total: Counter[str] = Counter()
-    for r in records:
-        for name, value in (r.metrics.get("retries") or {}).items():
-            total[name] += int(value)
-    return dict(sorted(total.items()))
-
-
-def tier_agreement(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+def tier_rows(tally: Tally) -> list[dict[str, Any]]:
     """Tier S (suite oracle) x Tier F (strong oracle) agreement per fixer."""
-    table: dict[str, Counter[str]] = defaultdict(Counter)
-    for r in records:
-        if r.domain != "rtl" or r.strong is None or r.outcome not in COUNTED:
-            continue
-        s, f = r.outcome == Outcome.PASSED, r.strong
-        cell = {(True, True): "both_pass", (True, False): "s_pass_f_fail",
-                (False, True): "s_fail_f_pass", (False, False): "both_fail"}[(s, f)]
-        table[r.fixer][cell] += 1
     cells = ("both_pass", "s_pass_f_fail", "s_fail_f_pass", "both_fail")
-    return [{"fixer": fixer, **{c: counts.get(c, 0) for c in cells}} for fixer, counts in sorted(table.items())]
+    return [{"fixer": fixer, **{c: counts.get(c, 0) for c in cells}} for fixer, counts in sorted(tally.tiers.items())
+            if counts]
 
 
 def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> list[dict[str, Any]]:
@@ -192,23 +169,15 @@ def iterative_by(records: Sequence[SampleRecord], ks: Sequence[int],
     return {name: iterative_metrics(rs, ks) for name, rs in sorted(groups.items())}
 
 
-def cuda_metrics(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
+def cuda_rows(tally: Tally) -> list[dict[str, Any]]:
     """Degeneration rate (passes slower than the reference) and pass rate versus perf gate p."""
-    per: dict[str, list[SampleRecord]] = defaultdict(list)
-    for r in records:
-        if r.domain == "cuda" and r.outcome in COUNTED:
-            per[r.fixer].append(r)
     out = []
-    for fixer, rs in sorted(per.items()):
-        correct = [r for r in rs if r.outcome == Outcome.PASSED or r.category is Category.PERF_FAIL]
-        timed = [r for r in correct if r.speedup is not None]
-        sweep = {f"{p:g}": _round(sum(1 for r in timed if (r.speedup or 0) >= p) / len(rs)) for p in PERF_SWEEP}
+    for fixer, c in sorted(tally.cuda.items()):
         out.append({
-            "fixer": fixer, "samples": len(rs), "correct": len(correct), "timed": len(timed),
-            "degeneration_rate": _round(sum(1 for r in timed if (r.speedup or 0) < 1.0) / len(timed))
-            if timed else None,
-            "pass_vs_p": sweep if timed else {},
-            "cuda_categories": dict(sorted(Counter(str(r.metrics.get("cuda_category", "n/a")) for r in rs).items())),
+            "fixer": fixer, "samples": c.samples, "correct": c.correct, "timed": c.timed,
+            "degeneration_rate": _round(c.slower / c.timed) if c.timed else None,
+            "pass_vs_p": {f"{p:g}": _round(c.sweep[p] / c.samples) for p in PERF_SWEEP} if c.timed else {},
+            "cuda_categories": dict(sorted(c.categories.items())),
         })
     return out
 
