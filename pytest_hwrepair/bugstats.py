@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .metrics import mean_pass_at_k, underconstrained
 from .results import SampleRecord
@@ -47,27 +49,29 @@ def finals(records: Iterable[SampleRecord]) -> list[SampleRecord]:
     return [r for r in records if r.final]
 
 
+View = Mapping[str, Any]  # a record's fields by name, enums as their string values (`view_of`)
+VIEW_FIELDS = ("run", "key", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome",
+               "category", "patch_sha", "loc", "tokens", "cost_usd", "speedup", "strong", "cached", "final",
+               "bug_class", "metrics", "iteration", "exec_id")
+_VIEW = operator.attrgetter(*VIEW_FIELDS)
+
+
+def view_of(r: SampleRecord) -> dict[str, Any]:
+    """The fields a tally reads, by name, with the enums as their values (what the record's JSON holds)."""
+    v = dict(zip(VIEW_FIELDS, _VIEW(r)))
+    v["protocol"], v["outcome"], v["category"] = r.protocol.value, r.outcome.value, r.category.value
+    return v
+
+
 class BugTally:
     """The counts of one bug x fixer, added to one final record at a time (a report streams them)."""
 
-    __slots__ = (
-        "c",
-        "categories",
-        "errors",
-        "first",
-        "has_strong",
-        "n",
-        "patches",
-        "plausible",
-        "runs",
-        "skipped",
-        "strong_c",
-        "strong_n",
-        "undecided",
-    )
+    __slots__ = ("c", "categories", "errors", "first", "first_key", "has_strong", "n", "patches", "plausible",
+                 "runs", "skipped", "strong_c", "strong_n", "undecided")
 
-    def __init__(self, first: SampleRecord) -> None:
-        self.first = first  # the bug's attributes (label, suite, type, class, loc) come from its first record
+    def __init__(self, first: View) -> None:
+        self.first_key = ""
+        self._attributes(first)
         self.n = self.c = self.strong_c = self.strong_n = self.errors = self.skipped = 0
         self.plausible = self.undecided = 0
         self.patches: set[str | None] = set()
@@ -75,27 +79,36 @@ class BugTally:
         self.has_strong = False
         self.runs: set[str] = set()
 
-    def add(self, r: SampleRecord) -> None:
-        self.runs.add(r.run)
-        if r.strong is not None or (r.metrics and r.metrics.get("strong_oracle")):
+    def _attributes(self, v: View) -> None:
+        # The bug's attributes (label, case, bug, domain, suite, type, class, loc) come from the record with the
+        # smallest sample key, so they do not depend on the order records arrive in.
+        self.first_key = v["key"]
+        self.first = (v["label"], v["case"], v["bug"], v["domain"], v["suite"], v["bug_type"], v["bug_class"],
+                      int(v["loc"].get("target", 0)))
+    def add(self, v: View) -> None:
+        if v["key"] < self.first_key:
+            self._attributes(v)
+        self.runs.add(v["run"])
+        strong = v["strong"]
+        if strong is not None or (v["metrics"] and v["metrics"].get("strong_oracle")):
             self.has_strong = True
-        outcome = r.outcome
-        if outcome is Outcome.ERROR:
+        outcome = v["outcome"]
+        if outcome == "error":
             self.errors += 1
             return
-        if outcome is Outcome.SKIPPED:
+        if outcome == "skipped":
             self.skipped += 1
             return
         self.n += 1
-        self.patches.add(r.patch_sha)
-        self.categories[r.category.value] += 1
-        if r.strong is not None:
+        self.patches.add(v["patch_sha"])
+        self.categories[v["category"]] += 1
+        if strong is not None:
             self.strong_n += 1
-        if outcome is Outcome.PASSED:
+        if outcome == "passed":
             self.c += 1
-            if r.strong is None:
+            if strong is None:
                 self.undecided += 1
-            elif r.strong:
+            elif strong:
                 self.strong_c += 1
             else:
                 self.plausible += 1
@@ -108,16 +121,25 @@ class BugTally:
         self.categories.update(other.categories)
         self.has_strong = self.has_strong or other.has_strong
         self.runs |= other.runs
+        if other.first_key < self.first_key:
+            self.first_key, self.first = other.first_key, other.first
+
+    def copy(self) -> BugTally:
+        out = BugTally.__new__(BugTally)
+        out.first, out.first_key = self.first, self.first_key
+        out.n = out.c = out.strong_c = out.strong_n = out.errors = out.skipped = out.plausible = out.undecided = 0
+        out.patches, out.categories, out.has_strong, out.runs = set(), Counter(), False, set()
+        out.absorb(self)
+        return out
 
     def stats(self, fixer: str) -> BugStats:
-        first = self.first
+        label, case, bug, domain, suite, bug_type, bug_class, loc = self.first
         return BugStats(
-            fixer=fixer, label=first.label or fixer, case=first.case, bug=first.bug, domain=first.domain,
-            suite=first.suite, bug_type=first.bug_type, bug_class=first.bug_class,
-            loc=int(first.loc.get("target", 0)), n=self.n, c=self.c, strong_c=self.strong_c,
-            strong_n=self.strong_n, errors=self.errors, skipped=self.skipped,
-            mult=len(self.patches) / self.n if self.n else None, categories=dict(self.categories),
-            plausible=self.plausible, undecided=self.undecided, has_strong=self.has_strong)
+            fixer=fixer, label=label or fixer, case=case, bug=bug, domain=domain, suite=suite, bug_type=bug_type,
+            bug_class=bug_class, loc=loc, n=self.n, c=self.c, strong_c=self.strong_c, strong_n=self.strong_n,
+            errors=self.errors, skipped=self.skipped, mult=len(self.patches) / self.n if self.n else None,
+            categories=dict(self.categories), plausible=self.plausible, undecided=self.undecided,
+            has_strong=self.has_strong)
 
 
 BugKey = tuple[str, str, str]
@@ -128,11 +150,12 @@ def tally_bugs(records: Iterable[SampleRecord]) -> dict[BugKey, BugTally]:
     bugs: dict[BugKey, BugTally] = {}
     for r in records:
         if r.final:
+            v = view_of(r)
             key = (r.fixer, r.case, r.bug)
             tally = bugs.get(key)
             if tally is None:
-                tally = bugs[key] = BugTally(r)
-            tally.add(r)
+                tally = bugs[key] = BugTally(v)
+            tally.add(v)
     return bugs
 
 
@@ -152,4 +175,5 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
     return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
 
 
-__all__ = ["COUNTED", "BugKey", "BugStats", "BugTally", "bug_stats", "correct_at_k", "finals", "stats_of", "tally_bugs"]
+__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "View", "bug_stats", "correct_at_k", "finals",
+           "stats_of", "tally_bugs", "view_of"]

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bugstats import view_of
 from .results import SampleRecord
 from .verdict import Category, Outcome
 
 COLUMNS = ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped", "not_judged")
 
 
-def count_build(row: dict[str, int], r: SampleRecord) -> None:
-    """Count one final cuda record into its group's row by how far its candidate got."""
-    if r.metrics.get("not_judged"):
+def count_build(row: dict[str, int], v: Mapping[str, Any]) -> None:
+    """Count one final cuda record (its view: `bugstats.view_of`) into its group's row by how far its
+    candidate got."""
+    metrics, outcome, category = v["metrics"], v["outcome"], v["category"]
+    if metrics.get("not_judged"):
         row["not_judged"] += 1  # skipped before the fixer was called: no device for its runtime stage
-    elif r.outcome is Outcome.SKIPPED and r.metrics.get("build") == "passed":
+    elif outcome == Outcome.SKIPPED and metrics.get("build") == "passed":
         row["built"] += 1
         row["runtime_skipped"] += 1
-    elif r.category is Category.COMPILE_FAIL:
+    elif category == Category.COMPILE_FAIL:
         row["compile_fail"] += 1
-    elif r.outcome in (Outcome.PASSED, Outcome.FAILED) and r.category is not Category.PARSE_FAIL \
-            and r.metrics.get("cuda_stage") != "anti_cheat":
+    elif outcome in (Outcome.PASSED, Outcome.FAILED) and category != Category.PARSE_FAIL \
+            and metrics.get("cuda_stage") != "anti_cheat":
         row["built"] += 1
         row["runtime_judged"] += 1
 
@@ -30,7 +33,7 @@ def build_row(records: Sequence[SampleRecord]) -> dict[str, int]:
     """Counts of one group's final cuda records by how far their candidate got."""
     row = dict.fromkeys(COLUMNS, 0)
     for r in records:
-        count_build(row, r)
+        count_build(row, view_of(r))
     row["judged"] = row["built"] + row["compile_fail"]
     return row
 
@@ -50,7 +53,7 @@ def build_stage(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
     rows: dict[tuple[str, str], dict[str, int]] = {}
     for r in records:
         if r.domain == "cuda" and r.final:
-            count_build(rows.setdefault((r.fixer, r.suite), dict.fromkeys(COLUMNS, 0)), r)
+            count_build(rows.setdefault((r.fixer, r.suite), dict.fromkeys(COLUMNS, 0)), view_of(r))
     return build_rows(rows)
 
 

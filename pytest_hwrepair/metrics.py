@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a million bugs' (n, c) pairs take few distinct values
 def pass_at_k(n: int, c: int, k: int) -> float | None:
     """Unbiased pass@k = 1 - C(n-c, k)/C(n, k) (Chen et al. 2021); None when n < k."""
     if not 0 <= c <= n:

@@ -15,6 +15,12 @@ from typing import Any
 
 from .verdict import Category, Outcome, RepairProtocol
 
+_fast_loads: Callable[[bytes], Any] | None
+try:  # a faster decoder for the records' lines; the standard one reads them the same way
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - orjson is a dependency; an environment without it is only slower
+    _fast_loads = None
+
 SCHEMA = 1
 
 
@@ -59,9 +65,9 @@ class SampleRecord:
 
     def __post_init__(self) -> None:
         # The enums are the record's types; their string values are accepted (and converted) on the way in.
-        object.__setattr__(self, "protocol", RepairProtocol(self.protocol))
-        object.__setattr__(self, "outcome", Outcome(self.outcome))
-        object.__setattr__(self, "category", Category(self.category))
+        object.__setattr__(self, "protocol", _member(RepairProtocol, self.protocol))
+        object.__setattr__(self, "outcome", _member(Outcome, self.outcome))
+        object.__setattr__(self, "category", _member(Category, self.category))
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON data: enums become their string values here, and only here."""
@@ -73,10 +79,22 @@ class SampleRecord:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SampleRecord:
         """A record from its JSON form; raises ValueError or TypeError for a record that is not one."""
+        if _FIELDS.issuperset(data):
+            return cls(**data)
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
 
 _FIELDS = frozenset(SampleRecord.__dataclass_fields__)
+_MEMBERS: dict[type, dict[str, Any]] = {kind: {m.value: m for m in kind}
+                                        for kind in (RepairProtocol, Outcome, Category)}
+
+
+def _member(kind: type, value: Any) -> Any:
+    """The enum member of a value (a member or its string); raises ValueError for any other value."""
+    try:
+        return _MEMBERS[kind][value]
+    except (KeyError, TypeError):
+        return kind(value)
 
 
 def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
@@ -177,6 +195,16 @@ class RunDir:
         return path
 
 
+def decode_line(raw: bytes) -> Any:
+    """One JSON line (orjson where installed; a line that is not UTF-8 is read with replacement characters)."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(raw)
+        except ValueError:
+            pass  # not UTF-8, or not JSON: the standard decoder says which
+    return json.loads(raw.decode("utf-8", errors="replace"))
+
+
 def read_records(path: Path,
                  shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Iterator[SampleRecord]:
     """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped.
@@ -190,7 +218,7 @@ def read_records(path: Path,
     with fh:
         for raw in fh:
             try:
-                data = json.loads(raw.decode("utf-8", errors="replace"))
+                data = decode_line(raw)
                 if isinstance(data, dict):
                     yield SampleRecord.from_json(shape(data) if shape else data)
             except (ValueError, TypeError, KeyError):
@@ -205,7 +233,10 @@ def finished_of(records: Iterable[SampleRecord], *, retry_errors: bool = False) 
         by_exec.setdefault(r.exec_id or r.key, []).append(r)
         if r.final and not (retry_errors and r.outcome is Outcome.ERROR):
             finals[r.key] = r
-    return {key: sorted(by_exec[r.exec_id or r.key], key=lambda x: (x.iteration or 0, not x.final))
+    # A sample is counted once: of its execution's final records (one, unless a line was written twice) only
+    # the last stays.
+    return {key: sorted((x for x in by_exec[r.exec_id or r.key] if x is r or not x.final),
+                        key=lambda x: (x.iteration or 0, not x.final))
             for key, r in finals.items()}
 
 

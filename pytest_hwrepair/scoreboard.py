@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,9 @@ def summary_of(tally: Tally, ks: Sequence[int]) -> dict[str, Any]:
         records = tally.kept
         summary["iterative"] = iterative_metrics(records, ks)
         # The iterative pass@k of the totals and breakdown rows (pass@1: the first attempt).
-        summary["iterative_domains"] = iterative_by(records, ks, lambda r: r.domain)
-        summary["iterative_groups"] = iterative_by(records, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}")
+        summary["iterative_domains"] = iterative_by(records, ks, lambda r: r.domain, {s.domain for s in stats})
+        summary["iterative_groups"] = iterative_by(records, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}",
+                                                   {f"{s.domain}/{s.suite}/{s.bug_type}" for s in stats})
     if tally.builds:
         summary["cuda"] = cuda_rows(tally)
         summary["cuda_build"] = build_rows(tally.builds)  # the build stage, judged even where the runtime is not
@@ -161,11 +162,12 @@ def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[
     }
 
 
-def iterative_by(records: Sequence[SampleRecord], ks: Sequence[int],
-                 key: Callable[[SampleRecord], str]) -> dict[str, list[dict[str, Any]]]:
-    groups: dict[str, list[SampleRecord]] = defaultdict(list)
+def iterative_by(records: Sequence[SampleRecord], ks: Sequence[int], key: Callable[[SampleRecord], str],
+                 names: Iterable[str] = ()) -> dict[str, list[dict[str, Any]]]:
+    """Iterative metrics per group; `names` are groups of the run's other samples (shown empty)."""
+    groups: dict[str, list[SampleRecord]] = {name: [] for name in names}
     for r in records:
-        groups[key(r)].append(r)
+        groups.setdefault(key(r), []).append(r)
     return {name: iterative_metrics(rs, ks) for name, rs in sorted(groups.items())}
 
 

@@ -9,69 +9,52 @@ sample's trajectory (iterative runs, repository cases' feedback arm) keep their 
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from .bugstats import COUNTED, BugKey, BugStats, BugTally, stats_of
+from .bugstats import BugKey, BugStats, BugTally, View, stats_of, view_of
 from .buildstage import COLUMNS, count_build
 from .results import SampleRecord
-from .verdict import Category, Outcome, RepairProtocol
 
 PERF_SWEEP = (0.0, 0.5, 0.7, 0.8, 1.0, 1.2, 1.5, 2.0)
 TIER_CELLS = {(True, True): "both_pass", (True, False): "s_pass_f_fail", (False, True): "s_fail_f_pass",
               (False, False): "both_fail"}
 TOKENS = ("input", "output", "cache_read", "cache_write")
-
-
-def add_exact(partials: list[float], x: float) -> None:
-    """Add x to a running sum kept as non-overlapping partials (Shewchuk): math.fsum(partials) is then the
-    correctly rounded sum of every value added, whatever their order."""
-    i = 0
-    for y in partials:
-        if abs(x) < abs(y):
-            x, y = y, x
-        hi = x + y
-        lo = y - (hi - x)
-        if lo:
-            partials[i] = lo
-            i += 1
-        x = hi
-    partials[i:] = [x]
+DECIDED = ("passed", "failed")
 
 
 class Cost:
-    """One fixer's spending: dollars (an exact running sum), cached answers and tokens."""
+    """One fixer's spending: dollars (each sample's, summed once with math.fsum: the correctly rounded sum,
+    whatever the records' order), cached answers and tokens."""
 
-    __slots__ = ("cached", "partials", "special", "tokens")
+    __slots__ = ("cached", "dollars", "tokens")
 
     def __init__(self) -> None:
-        self.partials: list[float] = []
-        self.special: list[float] = []  # inf and nan do not go in partials; fsum still sees them
+        self.dollars = array("d")  # 8 bytes a sample
         self.cached = 0
         self.tokens = dict.fromkeys(TOKENS, 0)
 
-    def add(self, r: SampleRecord) -> None:
-        x = float(r.cost_usd)
-        if math.isfinite(x):
-            add_exact(self.partials, x)
-        else:
-            self.special.append(x)
-        self.cached += int(r.cached)
-        get = r.tokens.get
-        for name in TOKENS:
-            self.tokens[name] += int(get(name, 0))
+    def add(self, v: View) -> None:
+        self.dollars.append(v["cost_usd"])
+        if v["cached"]:
+            self.cached += 1
+        tokens = v["tokens"]
+        if tokens:
+            mine = self.tokens
+            for name, value in tokens.items():
+                if name in mine:
+                    mine[name] += int(value)
 
     def absorb(self, other: Cost) -> None:
-        for x in other.partials:
-            add_exact(self.partials, x)
-        self.special += other.special
+        self.dollars.extend(other.dollars)
         self.cached += other.cached
         for name in TOKENS:
             self.tokens[name] += other.tokens[name]
 
     def total(self) -> float:
-        return math.fsum(self.partials + self.special)
+        return math.fsum(self.dollars)
 
 
 class Cuda:
@@ -84,16 +67,16 @@ class Cuda:
         self.sweep = dict.fromkeys(PERF_SWEEP, 0)
         self.categories: Counter[str] = Counter()
 
-    def add(self, r: SampleRecord) -> None:
+    def add(self, v: View) -> None:
         self.samples += 1
-        self.categories[str(r.metrics.get("cuda_category", "n/a"))] += 1
-        if not (r.outcome is Outcome.PASSED or r.category is Category.PERF_FAIL):
+        self.categories[str(v["metrics"].get("cuda_category", "n/a"))] += 1
+        if not (v["outcome"] == "passed" or v["category"] == "perf_fail"):
             return
         self.correct += 1
-        if r.speedup is None:
+        if v["speedup"] is None:
             return
         self.timed += 1
-        speed = r.speedup or 0
+        speed = v["speedup"] or 0
         self.slower += speed < 1.0
         for p in PERF_SWEEP:
             self.sweep[p] += speed >= p
@@ -106,11 +89,11 @@ class Cuda:
         self.categories.update(other.categories)
 
 
-def _kept(r: SampleRecord) -> bool:
+def keeps(v: View) -> bool:
     """Records the trajectory sections read: iterations of iterative runs, and repository samples."""
-    if r.protocol is RepairProtocol.ITERATIVE and r.iteration is not None:
+    if v["protocol"] == "iterative" and v["iteration"] is not None:
         return True
-    return bool(r.metrics and r.metrics.get("repo"))
+    return bool(v["metrics"] and v["metrics"].get("repo"))
 
 
 class Tally:
@@ -126,6 +109,7 @@ class Tally:
         self.protocols: Counter[str] = Counter()
         self.finals = 0
         self.kept: list[SampleRecord] = []
+        self._stats: tuple[int, list[BugStats]] | None = None
 
     @classmethod
     def of(cls, records: Iterable[SampleRecord]) -> Tally:
@@ -136,31 +120,39 @@ class Tally:
 
     def add(self, r: SampleRecord) -> None:
         """Fold one record in: an iteration of a trajectory, or a sample's final record."""
-        if r.metrics:
-            for name, value in (r.metrics.get("retries") or {}).items():
+        self.fold(view_of(r), r)
+
+    def fold(self, v: View, record: SampleRecord | Callable[[], SampleRecord]) -> None:
+        """Fold one record's view in; `record` is the record, or makes it (only kept records are made)."""
+        metrics = v["metrics"]
+        if metrics and metrics.get("retries"):
+            for name, value in metrics["retries"].items():
                 self.retries[name] += int(value)
-        if _kept(r):
-            self.kept.append(r)
-        if not r.final:
+        if (metrics and metrics.get("repo")) or (v["iteration"] is not None and v["protocol"] == "iterative"):
+            self.kept.append(record if isinstance(record, SampleRecord) else record())  # see `keeps`
+        if not v["final"]:
             return
         self.finals += 1
-        self.protocols[r.protocol.value] += 1
-        fixer = r.fixer
-        key = (fixer, r.case, r.bug)
+        protocol = v["protocol"]
+        self.protocols[protocol] = self.protocols.get(protocol, 0) + 1
+        fixer = v["fixer"]
+        key = (fixer, v["case"], v["bug"])
         bug = self.bugs.get(key)
         if bug is None:
-            bug = self.bugs[key] = BugTally(r)
-        bug.add(r)
+            bug = self.bugs[key] = BugTally(v)
+        bug.add(v)
         cost = self.costs.get(fixer)
         if cost is None:
             cost = self.costs[fixer] = Cost()
-        cost.add(r)
-        if r.domain == "rtl" and r.strong is not None and r.outcome in COUNTED:
-            self.tiers[fixer][TIER_CELLS[(r.outcome is Outcome.PASSED, r.strong)]] += 1
-        if r.domain == "cuda":
-            if r.outcome in COUNTED:
-                self.cuda.setdefault(fixer, Cuda()).add(r)
-            count_build(self.builds.setdefault((fixer, r.suite), dict.fromkeys(COLUMNS, 0)), r)
+        cost.add(v)
+        domain = v["domain"]
+        if domain == "rtl":
+            if v["strong"] is not None and v["outcome"] in DECIDED:
+                self.tiers[fixer][TIER_CELLS[(v["outcome"] == "passed", bool(v["strong"]))]] += 1
+        elif domain == "cuda":
+            if v["outcome"] in DECIDED:
+                self.cuda.setdefault(fixer, Cuda()).add(v)
+            count_build(self.builds.setdefault((fixer, v["suite"]), dict.fromkeys(COLUMNS, 0)), v)
 
     def absorb(self, other: Tally, prefix: str = "") -> None:
         """Add another tally of disjoint samples (another run directory); `prefix` renames its fixers."""
@@ -169,12 +161,11 @@ class Tally:
 
         for (fixer, case, bug), t in other.bugs.items():
             key = (name(fixer), case, bug)
-            if prefix:
-                t = _renamed(t, name(fixer))
             mine = self.bugs.get(key)
             if mine is None:
-                mine = self.bugs[key] = BugTally(t.first)
-            mine.absorb(t)
+                self.bugs[key] = t.copy()
+            else:
+                mine.absorb(t)
         for fixer, cost in other.costs.items():
             self.costs.setdefault(name(fixer), Cost()).absorb(cost)
         for fixer, cells in other.tiers.items():
@@ -191,21 +182,18 @@ class Tally:
         self.kept += [replace(r, fixer=name(r.fixer)) for r in other.kept] if prefix else other.kept
 
     def bug_stats(self) -> list[BugStats]:
-        return stats_of(self.bugs)
+        """The bugs' stats in the scoreboard's order (computed once for the records added so far)."""
+        if self._stats is None or self._stats[0] != self.finals:
+            self._stats = (self.finals, stats_of(self.bugs))
+        return self._stats[1]
 
     @property
     def iterative(self) -> bool:
-        return self.protocols.get(RepairProtocol.ITERATIVE.value, 0) > 0
+        return self.protocols.get("iterative", 0) > 0
 
     @property
     def has_repo(self) -> bool:
         return any(r.final and r.metrics.get("repo") for r in self.kept)
 
 
-def _renamed(t: BugTally, fixer: str) -> BugTally:
-    out = BugTally(replace(t.first, fixer=fixer))
-    out.absorb(t)
-    return out
-
-
-__all__ = ["PERF_SWEEP", "Cost", "Cuda", "Tally", "add_exact"]
+__all__ = ["PERF_SWEEP", "Cost", "Cuda", "Tally", "keeps"]

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..oracles.rtl_preflight import strip_comments
 from .load import is_hdl
 from .patch import changed_paths, hunk_count, lines_of
 
@@ -43,6 +42,9 @@ class Stage(enum.StrEnum):
 
 def module_spans(text: str) -> list[tuple[str, int, int]]:
     """(name, first line, last line) of every module, 0-based and inclusive; comments never count."""
+    # Imported here: the oracles package imports the repository oracle, which imports this module.
+    from ..oracles.rtl_preflight import strip_comments
+
     code = strip_comments(text)
     spans: list[tuple[str, int, int]] = []
     open_at: tuple[str, int] | None = None

@@ -7,7 +7,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ..scoreboard import bug_stats
 from .load import Run
 from .model import BugRow, Comparison, Correlation, Paired, RankAgreement, RunScore, Split
 from .stats import TestResult, kendall, mann_whitney, spearman, swing, wilcoxon
@@ -96,7 +95,7 @@ def differing_axes(runs: Sequence[Run]) -> dict[str, dict[str, str]]:
 
 def _pass1_by_fixer(run: Run) -> dict[str, dict[tuple[str, str], float]]:
     out: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
-    for s in bug_stats(run.records):
+    for s in run.tally.bug_stats():
         if s.n > 0:
             out[s.fixer][(s.case, s.bug)] = s.c / s.n
     return out

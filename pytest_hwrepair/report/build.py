@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..scoreboard import summarize
+from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
 from .load import Merged
@@ -40,8 +40,7 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
     """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
-    records = list(merged.records)
-    rows = bug_rows(records, ks, classes)
+    rows = bug_rows(merged.tally, ks, classes)
     tables = Tables(
         fixers=grouped(rows, ("fixer",), ks, resamples=resamples),
         domains=grouped(rows, ("fixer", "domain"), ks, resamples=resamples),
@@ -50,11 +49,10 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
     )
     return Report(
         k=list(ks),
-        merge=Merge(runs=[r.name for r in merged.runs], samples=sum(1 for r in records if r.final),
-                    duplicates=merged.duplicates),
+        merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
         notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables, bugs=rows,
         correlations=correlations(rows), splits=splits(rows), paired=paired(rows), comparison=compare(merged.runs),
-        summary=summarize(records, ks),
+        summary=summary_of(merged.tally, ks),
     )
 
 

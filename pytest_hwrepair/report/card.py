@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..scoreboard import bug_stats
 from .load import Run
 from .model import Card
 
@@ -33,8 +31,8 @@ def _endpoint(url: Any) -> str:
 
 def _observed(run: Run) -> tuple[str, str]:
     """Protocols and samples per bug seen in the records (what `auto` and defaults became)."""
-    protocols = Counter(r.protocol for r in run.records if r.final)
-    per_bug = sorted({s.n + s.errors + s.skipped for s in bug_stats(run.records)})
+    protocols = run.tally.protocols
+    per_bug = sorted({s.n + s.errors + s.skipped for s in run.tally.bug_stats()})
     shown = "-" if not per_bug else str(per_bug[0]) if len(per_bug) == 1 else f"{per_bug[0]}-{per_bug[-1]}"
     return ", ".join(sorted(protocols)) or "-", shown
 

@@ -78,7 +78,7 @@ def _renderers() -> dict[str, Callable[[Report], str]]:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ..scoreboard import summarize
+    from ..scoreboard import summary_of
     from .build import build_report, parse_class_map
     from .load import RecordError, load_runs, merge
 
@@ -96,7 +96,7 @@ def run(ns: argparse.Namespace) -> int:
     except RecordError as exc:
         raise SettingsError(str(exc)) from None
     if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
-        _emit(json.dumps(summarize(list(merged.records), ks), indent=2, sort_keys=True) + "\n", ns.out)
+        _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
         return 0
     report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap)
     if ns.format == "html":

@@ -8,77 +8,80 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from ..results import RunDir, SampleRecord, finished_of
+from ..tally import Tally
+from .check import RecordError, check_record
 from .compact import read_compact
+from .stream import Scan, merge_scans, scan
 
 DECIDED = ("passed", "failed")
-OUTCOMES = ("passed", "failed", "error", "skipped")
-# What a report reads from each record, and the JSON types it accepts there.
-FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "run": (str,), "key": (str,), "case": (str,), "bug": (str,), "domain": (str,), "suite": (str,),
-    "bug_type": (str,), "fixer": (str,), "protocol": (str,), "sample": (int,), "iteration": (int, type(None)),
-    "category": (str,), "patch_sha": (str, type(None)), "loc": (dict,), "tokens": (dict,), "cost_usd": (int, float),
-    "speedup": (int, float, type(None)), "strong": (bool, type(None)), "final": (bool,), "exec_id": (str,),
-    "label": (str,), "bug_class": (str, type(None)), "summary": (str,), "artifact": (str, type(None)),
-    "metrics": (dict,), "stop_reason": (str, type(None)), "nodeid": (str,),
-}
 
 
-class RecordError(ValueError):
-    """A record of samples.jsonl holds a value of the wrong type."""
-
-
-def check_record(r: SampleRecord) -> None:
-    """Raise RecordError naming the first field whose value a report cannot use."""
-    for name, types in FIELD_TYPES.items():
-        value = getattr(r, name)
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            allowed = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-            raise RecordError(f"record {r.key!r}: field {name!r} is {value!r}, expected {allowed}")
-    if r.outcome not in OUTCOMES:
-        raise RecordError(f"record {r.key!r}: field 'outcome' is {r.outcome!r}, expected one of {', '.join(OUTCOMES)}")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in r.loc.values()):
-        raise RecordError(f"record {r.key!r}: field 'loc' is {r.loc!r}, expected an object of integers")
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Run:
-    """One run directory: its name in the report, run.json, and the records of its finished samples."""
+    """One run directory: its name in the report, run.json, and the tally of its finished samples.
+
+    The records themselves are read only when asked for (`samples`: the HTML report's browser)."""
 
     path: Path
     name: str
     info: dict[str, Any]
-    samples: dict[str, tuple[SampleRecord, ...]]
+    scan: Scan = field(repr=False)
+
+    @property
+    def tally(self) -> Tally:
+        return self.scan.tally
+
+    @cached_property
+    def samples(self) -> dict[str, tuple[SampleRecord, ...]]:
+        """The records of each finished sample by key (a rerun's final record replaces an earlier one)."""
+        finished = finished_of(_checked(RunDir(self.path).samples))
+        return {key: tuple(rs) for key, rs in finished.items()}
 
     @property
     def records(self) -> list[SampleRecord]:
         return [r for key in sorted(self.samples) for r in self.samples[key]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Merged:
     """The samples a report counts, with what the merge did to get them."""
 
     runs: tuple[Run, ...]
-    records: tuple[SampleRecord, ...]
+    tally: Tally
     duplicates: int
+    samples: int
     notes: tuple[str, ...]
-    origins: tuple[Path, ...] = ()  # the run directory of each record, for its artifacts
+    by_run: bool = False
+
+    @cached_property
+    def _kept(self) -> tuple[tuple[SampleRecord, ...], tuple[Path, ...]]:
+        pairs = _merged_records(self.runs, by_run=self.by_run)
+        return tuple(r for r, _ in pairs), tuple(p for _, p in pairs)
+
+    @property
+    def records(self) -> tuple[SampleRecord, ...]:
+        """Every counted record (read again from the run directories: only the HTML browser needs them)."""
+        return self._kept[0]
+
+    @property
+    def origins(self) -> tuple[Path, ...]:
+        """The run directory of each record, for its artifacts."""
+        return self._kept[1]
 
 
 def load_run(path: Path, name: str | None = None) -> Run:
-    """The finished samples of a run directory (a rerun's final record replaces an earlier one)."""
+    """A run directory, its samples.jsonl streamed into a tally."""
     if not (path / "samples.jsonl").is_file():
         raise FileNotFoundError(f"{path}: no samples.jsonl (not a run directory)")
     run = RunDir(path)
     info = run.read_json("run.json")
-    finished = finished_of(_checked(run.samples))
-    return Run(path, name or path.name, info if isinstance(info, dict) else {},
-               {key: tuple(rs) for key, rs in finished.items()})
+    return Run(path, name or path.name, info if isinstance(info, dict) else {}, scan(run.samples))
 
 
 def _checked(samples: Path) -> Iterator[SampleRecord]:
@@ -110,23 +113,27 @@ def _decided(samples: tuple[SampleRecord, ...]) -> bool:
 
 def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     """One set of samples: by sample key, the first run holding a decided verdict wins (else the first)."""
+    runs = tuple(runs)
+    prefixes = [f"{run.name}:" for run in runs] if by_run else None
+    m = merge_scans([run.scan for run in runs], prefixes=prefixes)
     if by_run:
-        renamed = [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in runs
-                   for r in run.records]
         notes = (f"--by-run: the samples of each of the {len(runs)} run directories are kept apart",) \
             if len(runs) > 1 else ()
-        return Merged(tuple(runs), tuple(r for r, _ in renamed), 0, notes, tuple(p for _, p in renamed))
+        return Merged(runs, m.tally, 0, m.samples, notes, by_run=True)
+    return Merged(runs, m.tally, m.duplicates, m.samples, _merge_notes(runs, m.duplicates, m.samples))
+
+
+def _merged_records(runs: Sequence[Run], *, by_run: bool) -> list[tuple[SampleRecord, Path]]:
+    """The counted records themselves with their run directories, by the rule `merge` counts with."""
+    if by_run:
+        return [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in runs
+                for r in run.records]
     chosen: dict[str, tuple[tuple[SampleRecord, ...], Path]] = {}
-    seen_in: dict[str, int] = {}
     for run in runs:
         for key, samples in run.samples.items():
-            seen_in[key] = seen_in.get(key, 0) + 1
             if key not in chosen or (not _decided(chosen[key][0]) and _decided(samples)):
                 chosen[key] = (samples, run.path)
-    duplicates = sum(1 for n in seen_in.values() if n > 1)
-    kept = [(r, chosen[key][1]) for key in sorted(chosen) for r in chosen[key][0]]
-    return Merged(tuple(runs), tuple(r for r, _ in kept), duplicates, _merge_notes(runs, duplicates, len(chosen)),
-                  tuple(p for _, p in kept))
+    return [(r, chosen[key][1]) for key in sorted(chosen) for r in chosen[key][0]]
 
 
 def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[str, ...]:

@@ -17,8 +17,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from ..metrics import mean, mean_pass_at_k, pass_at_k
-from ..results import SampleRecord
-from ..scoreboard import BugStats, bug_stats, finals
+from ..scoreboard import BugStats
+from ..tally import Tally
 from .model import BugRow, Estimate, TableRow
 from .stats import bootstrap_mean
 
@@ -42,37 +42,20 @@ def _r(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def strong_counts(records: Sequence[SampleRecord]) -> dict[Key, Counter[str]]:
-    """Per (fixer, case, bug): correct, plausible and undecided passes among the counted final samples."""
-    out: dict[Key, Counter[str]] = defaultdict(Counter)
-    for r in finals(records):
-        if r.outcome != "passed":
-            continue
-        cell = "undecided" if r.strong is None else "correct" if r.strong else "plausible"
-        out[(r.fixer, r.case, r.bug)][cell] += 1
-    return out
-
-
-def bug_rows(records: Sequence[SampleRecord], ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
+def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
     """One row per bug x fixer, in the scoreboard's order."""
-    counts = strong_counts(records)
-    runs: dict[Key, set[str]] = defaultdict(set)
-    for r in finals(records):
-        runs[(r.fixer, r.case, r.bug)].add(r.run)
     rows = []
-    for s in bug_stats(records):
-        key = (s.fixer, s.case, s.bug)
-        cell = counts.get(key, Counter())
-        correct = cell["correct"]
+    for s in tally.bug_stats():
+        t = tally.bugs[(s.fixer, s.case, s.bug)]
         rows.append(BugRow(
             fixer=s.fixer, domain=s.domain, suite=s.suite, case=s.case, bug=s.bug, bug_type=s.bug_type,
-            bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=correct,
-            plausible=cell["plausible"], undecided=cell["undecided"], strong_n=s.strong_n, errors=s.errors,
+            bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=s.strong_c,
+            plausible=s.plausible, undecided=s.undecided, strong_n=s.strong_n, errors=s.errors,
             skipped=s.skipped, pass_at={str(k): _r(pass_at_k(s.n, s.c, k)) if s.n else None for k in ks},
-            correct_at={str(k): _r(pass_at_k(s.n, correct, k)) if s.n and s.has_strong else None for k in ks},
+            correct_at={str(k): _r(pass_at_k(s.n, s.strong_c, k)) if s.n and s.has_strong else None for k in ks},
             strong_oracle=s.has_strong,
             multiplicity=_r(s.mult), underconstrained=s.under, categories=dict(sorted(s.categories.items())),
-            runs=sorted(runs[key]),
+            runs=sorted(t.runs),
         ))
     return rows
 
@@ -121,5 +104,4 @@ def per_bug_pass1(rows: Sequence[BugRow]) -> list[tuple[BugRow, float]]:
     return [(b, b.c / b.n) for b in rows if b.n > 0]
 
 
-__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "estimate", "grouped", "per_bug_pass1", "strong_counts",
-           "table_row"]
+__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "estimate", "grouped", "per_bug_pass1", "table_row"]
