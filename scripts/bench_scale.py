@@ -6,9 +6,11 @@
 
 `collect` writes CASES small hls case files of BUGS bugs each into a temporary directory and times
 `pytest --collect-only` with `--hwrepair-samples SAMPLES` (cases x bugs x samples items), once with an
-empty cache directory and once with the cache the first run left. `report` plants one run directory of
-RECORDS synthetic records (10 samples per bug) and times `hwrepair report` on it, with its peak RSS
-(resource.getrusage of the child). Each figure is printed with the load average it was measured under.
+empty cache directory and once with the cache the first run left. `report` plants run directories of
+synthetic records and times `hwrepair report` on each, with its own peak RSS (os.wait4): RECORDS
+records at 10 samples per bug, then RECORDS / 10 and RECORDS records over the same BUGS bugs (the
+ratio of their peak RSS says whether memory follows the records or the bugs). Each figure is printed
+with the load average it was measured under.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -54,15 +55,19 @@ def load() -> str:
 
 
 def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, subprocess.CompletedProcess[str]]:
-    """Wall seconds, the child's peak RSS in MiB, and the finished process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, check=False)
-    wall = time.monotonic() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds, this child's own peak RSS in MiB (os.wait4), and the finished process."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=cwd)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.monotonic() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        proc = subprocess.CompletedProcess(cmd, child.returncode, out.read().decode(), err.read().decode())
     if proc.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd[:4])} ... exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
-    return wall, max(peak, before) // 1024, proc
+    return wall, usage.ru_maxrss // 1024, proc
 
 
 def collect(args: argparse.Namespace) -> int:
@@ -90,27 +95,40 @@ def _collected(out: str) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
+    """`hwrepair report` over RECORDS records (10 samples per bug), then the memory it needs as the records
+    grow over a fixed set of bugs: a streaming report's memory follows the bugs, not the records."""
     with tempfile.TemporaryDirectory(prefix="hwrepair-scale-") as tmp:
-        run = Path(tmp) / "run"
-        run.mkdir()
-        start = time.monotonic()
-        plant(run / "samples.jsonl", args.records)
-        size = (run / "samples.jsonl").stat().st_size >> 20
-        print(f"planted {args.records} records ({size} MiB) in {time.monotonic() - start:.1f}s")
-        cmd = [sys.executable, "-m", "pytest_hwrepair.cli", "report", str(run)]
-        wall, rss, proc = timed(cmd)
-        first = next((line for line in proc.stdout.splitlines() if "pass@1" in line), "")
-        print(f"hwrepair report over {args.records} records: {wall:.2f}s, peak RSS {rss} MiB ({load()})")
-        print(f"  {first.strip()}")
+        runs = []
+        for records, per_bug in ((args.records, 10), (args.records // 10, args.records // 10 // args.bugs),
+                                 (args.records, args.records // args.bugs)):
+            run = Path(tmp) / f"run-{records}-{per_bug}"
+            run.mkdir()
+            start = time.monotonic()
+            plant(run / "samples.jsonl", records, per_bug)
+            size = (run / "samples.jsonl").stat().st_size >> 20
+            print(f"planted {records} records, {per_bug} samples per bug ({size} MiB) in "
+                  f"{time.monotonic() - start:.1f}s")
+            runs.append((run, records, per_bug))
+        results = []
+        for run, records, per_bug in runs:
+            cmd = [sys.executable, "-m", "pytest_hwrepair.cli", "report", str(run)]
+            wall, rss, proc = timed(cmd)
+            first = next((line for line in proc.stdout.splitlines() if line.startswith("a ")), "")
+            print(f"hwrepair report over {records} records ({records // per_bug} bugs): {wall:.2f}s, peak RSS {rss} "
+                  f"MiB ({load()})")
+            print(f"  {first.strip()}")
+            results.append((records, wall, rss))
+        (_, _, small), (_, _, large) = results[1], results[2]
+        print(f"records x10 over the same {args.bugs} bugs: peak RSS x{large / max(small, 1):.2f}")
     return 0
 
 
-def plant(path: Path, count: int) -> None:
-    """COUNT final records: 10 samples per bug, 8 bugs per case, two fixers, pass/fail by a fixed pattern."""
+def plant(path: Path, count: int, per_bug: int = 10) -> None:
+    """COUNT final records: PER_BUG samples per bug, 8 bugs per case, two fixers, pass/fail by a fixed pattern."""
     with path.open("w", encoding="utf-8") as fh:
         for n in range(count):
-            sample, bug_n = n % 10, n // 10
-            fixer, case_n = ("a", "b")[bug_n % 2], bug_n // 16
+            sample, bug_n = n % per_bug, n // per_bug
+            fixer, case_n = ("a", "b")[(bug_n // 8) % 2], bug_n // 16
             passed = (n * 7919) % 3 == 0
             rec = {"schema": 1, "run": "run", "key": f"{n:020x}", "case": f"hls/scale/k{case_n}",
                    "bug": f"SHFT-{bug_n % 8:02d}", "domain": "hls", "suite": "scale", "bug_type": "SHFT",
@@ -133,6 +151,7 @@ def main() -> int:
     c.add_argument("--samples", type=int, default=5)
     r = sub.add_parser("report")
     r.add_argument("--records", type=int, default=1_000_000)
+    r.add_argument("--bugs", type=int, default=5_000, help="the fixed bug count of the memory comparison")
     args = parser.parse_args()
     return collect(args) if args.command == "collect" else report(args)
 
