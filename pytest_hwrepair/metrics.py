@@ -51,3 +51,14 @@ def mean(values: Iterable[float | None]) -> float | None:
 
 def category_changes(categories: Sequence[str]) -> int:
     return sum(1 for a, b in zip(categories, categories[1:]) if a != b)
+
+
+def add_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
+    """The per-key sums of several count tables (a table row's categories over its bugs)."""
+    total: dict[str, int] = {}
+    get = total.get
+    for table in counts:
+        for name, value in table.items():
+            total[name] = get(name, 0) + value
+    return total
+

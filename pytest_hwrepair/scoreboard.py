@@ -11,7 +11,7 @@ from typing import Any
 from .bugstats import COUNTED, BugStats, bug_stats, correct_at_k, finals
 from .buildstage import build_rows
 from .gates import Gate, check_gates, regressions
-from .metrics import category_changes, mean, mean_pass_at_k, pass_at_k
+from .metrics import add_counts, category_changes, mean, mean_pass_at_k, pass_at_k
 from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
 from .tally import PERF_SWEEP, Tally
@@ -28,9 +28,7 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
     scored = [s for s in stats if s.n > 0]
     counts = [(s.n, s.c) for s in scored]
     samples = sum(s.n for s in stats)
-    categories: Counter[str] = Counter()
-    for s in stats:
-        categories.update(s.categories)
+    categories = add_counts(s.categories for s in stats)
     return {
         "bugs": len(stats),
         "samples": samples,

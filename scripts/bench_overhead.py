@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Harness overhead: wall time of `pytest --fixer=reference -n J` over a case set divided by the wall
-time of the same build and run commands executed bare (a thread pool of J, plain subprocesses in
-fresh temporary directories). Prints both times and the ratio, measured in one run.
+time of the same commands executed bare (a thread pool of J, plain subprocesses in fresh temporary
+directories). Prints both times and the ratio, measured in one run.
+
+The bare side runs what the harness runs for a reference sample: per case once, the golden build and
+run of the suite oracle and every step of its hls-diff strong oracle (the harness caches those golden
+outputs per case); per bug, the suite oracle's build and run and, since the reference passes, every
+strong-oracle step (seeds, variants, the sanitizer build and run) on the candidate.
 
     python scripts/bench_overhead.py cases/hls -j 2
 """
@@ -20,16 +25,28 @@ from pathlib import Path
 from pytest_hwrepair.cases import Case, find_case_files
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
+from pytest_hwrepair.oracles.hls_diff import HlsDiffTable, parse_spec
+
+
+def commands(case: Case) -> list[tuple[str, float]]:
+    """(command, timeout) of one judged reference sample: the suite oracle's, then the strong oracle's."""
+    out = [(case.oracle.build or "", case.oracle.timeout), (case.oracle.run or "", case.oracle.timeout)]
+    if isinstance(case.model.strong_oracle, HlsDiffTable):
+        spec = parse_spec(case)
+        out += [(step.command, spec.timeout) for step in spec.steps()]
+    return out
 
 
 def bare(case: Case) -> None:
-    """What the oracle does for one reference sample, without the harness."""
+    """What the oracles do for one reference sample (or for the case's golden outputs), without the harness."""
     ws = Path(tempfile.mkdtemp(prefix="bare-"))
     try:
         populate(ws, case, {n: case.files[n] for n in case.model.sources})
-        for argv in (case.oracle.build, case.oracle.run):
-            subprocess.run(argv or "", shell=True, cwd=ws, capture_output=True, timeout=case.oracle.timeout,
-                           check=False)
+        for argv, timeout in commands(case):
+            try:
+                subprocess.run(argv, shell=True, cwd=ws, capture_output=True, timeout=timeout, check=False)
+            except subprocess.TimeoutExpired:
+                pass
     finally:
         shutil.rmtree(ws, ignore_errors=True)
 
@@ -40,12 +57,15 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
     cases = [load_case(p) for p in find_case_files([Path(p) for p in args.paths])]
-    work = [case for case in cases for _ in case.bugs]  # one reference sample per bug
+    # The golden outputs once per case, then one reference sample per bug.
+    work = [case for case in cases for _ in range(len(case.bugs) + 1)]
     start = time.monotonic()
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(bare, work))
     bare_s = time.monotonic() - start
-    print(f"samples: {len(work)}  jobs: {args.jobs}  bare build+run: {bare_s:.1f}s")
+    strong = sum(1 for c in cases if isinstance(c.model.strong_oracle, HlsDiffTable))
+    print(f"samples: {len(work) - len(cases)} (+{len(cases)} golden)  jobs: {args.jobs}  cases with an hls-diff "
+          f"strong oracle: {strong}/{len(cases)}  bare suite+strong steps: {bare_s:.1f}s")
     status = 0
     for label, extra in (("every sample judged afresh", ["--hwrepair-no-verdict-cache"]),
                          ("default (identical candidates reuse their verdict)", [])):

@@ -13,10 +13,10 @@ bug's case has a strong oracle (`bugstats.correct_at_k`).
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
-from ..metrics import mean, mean_pass_at_k, pass_at_k
+from ..metrics import add_counts, mean, mean_pass_at_k, pass_at_k
 from ..scoreboard import BugStats
 from ..tally import Tally
 from .model import BugRow, Estimate, TableRow
@@ -73,9 +73,7 @@ def estimate(counts: Sequence[tuple[int, int]], k: int, *, resamples: int) -> Es
 def table_row(group: dict[str, str], rows: Sequence[BugRow], ks: Sequence[int], *, resamples: int) -> TableRow:
     scored = [b for b in rows if b.n > 0]
     strong = [b for b in scored if b.strong_oracle]
-    categories: Counter[str] = Counter()
-    for b in rows:
-        categories.update(b.categories)
+    categories = add_counts(b.categories for b in rows)
     return TableRow(
         group=group, bugs=len(rows), samples=sum(b.n for b in rows), passed=sum(b.c for b in rows),
         correct=sum(b.correct for b in rows), plausible=sum(b.plausible for b in rows),
