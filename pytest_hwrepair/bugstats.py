@@ -150,13 +150,17 @@ def tally_bugs(records: Iterable[SampleRecord]) -> dict[BugKey, BugTally]:
     bugs: dict[BugKey, BugTally] = {}
     for r in records:
         if r.final:
-            v = view_of(r)
-            key = (r.fixer, r.case, r.bug)
-            tally = bugs.get(key)
-            if tally is None:
-                tally = bugs[key] = BugTally(v)
-            tally.add(v)
+            add_to(bugs, view_of(r))
     return bugs
+
+
+def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
+    """Count one final record's view into the tally of its bug x fixer."""
+    key = (v["fixer"], v["case"], v["bug"])
+    tally = bugs.get(key)
+    if tally is None:
+        tally = bugs[key] = BugTally(v)
+    tally.add(v)
 
 
 def stats_of(bugs: dict[BugKey, BugTally]) -> list[BugStats]:
@@ -175,5 +179,5 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
     return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
 
 
-__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "View", "bug_stats", "correct_at_k", "finals",
-           "stats_of", "tally_bugs", "view_of"]
+__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "View", "add_to", "bug_stats", "correct_at_k",
+           "finals", "stats_of", "tally_bugs", "view_of"]

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from .bugstats import BugKey, BugStats, BugTally, View, stats_of, view_of
+from .bugstats import BugKey, BugStats, BugTally, View, add_to, stats_of, view_of
 from .buildstage import COLUMNS, count_build
 from .results import SampleRecord
 
@@ -128,19 +128,15 @@ class Tally:
         if metrics and metrics.get("retries"):
             for name, value in metrics["retries"].items():
                 self.retries[name] += int(value)
-        if (metrics and metrics.get("repo")) or (v["iteration"] is not None and v["protocol"] == "iterative"):
-            self.kept.append(record if isinstance(record, SampleRecord) else record())  # see `keeps`
+        if keeps(v):
+            self.kept.append(record if isinstance(record, SampleRecord) else record())
         if not v["final"]:
             return
         self.finals += 1
         protocol = v["protocol"]
         self.protocols[protocol] = self.protocols.get(protocol, 0) + 1
         fixer = v["fixer"]
-        key = (fixer, v["case"], v["bug"])
-        bug = self.bugs.get(key)
-        if bug is None:
-            bug = self.bugs[key] = BugTally(v)
-        bug.add(v)
+        add_to(self.bugs, v)
         cost = self.costs.get(fixer)
         if cost is None:
             cost = self.costs[fixer] = Cost()
