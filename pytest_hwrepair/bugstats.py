@@ -6,9 +6,9 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from .metrics import mean_pass_at_k, underconstrained
+from .metrics import add_counts, mean_pass_at_k, pass_at_k, underconstrained
 from .results import SampleRecord
 from .verdict import Outcome
 
@@ -172,6 +172,61 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
     return stats_of(tally_bugs(records))
 
 
+class Columns:
+    """The per-bug values table rows sum and average, read once from the bugs' stats: tables group the same
+    bugs several ways (a report over 100 000 bugs, nine), and each row is then built from a list of indices.
+
+    `pass_at[k]` and `correct_at[k]` hold each bug's pass@k over its counted samples (None without one or with
+    n < k); the correct one counts only samples the strong oracle passed too."""
+
+    INTS = ("n", "c", "strong_c", "plausible", "undecided", "errors", "skipped")
+
+    def __init__(self, stats: Sequence[BugStats], ks: Sequence[int]) -> None:
+        self.ints = {name: [getattr(s, name) for s in stats] for name in self.INTS}
+        self.has_strong = [s.has_strong for s in stats]
+        self.mult = [s.mult for s in stats]
+        self.under = [s.under for s in stats]
+        self.categories = [s.categories for s in stats]
+        n = self.ints["n"]
+        self.pass_at = {k: [pass_at_k(a, b, k) if a else None for a, b in zip(n, self.ints["c"])] for k in ks}
+        self.correct_at = {k: [pass_at_k(a, b, k) if a else None for a, b in zip(n, self.ints["strong_c"])]
+                           for k in ks}
+
+    def scored(self, idx: Sequence[int]) -> list[int]:
+        """The bugs among these with a counted sample."""
+        n = self.ints["n"]
+        return [i for i in idx if n[i] > 0]
+
+    def sums(self, idx: Sequence[int]) -> dict[str, int]:
+        return {name: sum([values[i] for i in idx]) for name, values in self.ints.items()}
+
+    def strong(self, scored: Sequence[int]) -> int:
+        """How many of these bugs' cases have a strong oracle."""
+        return sum(1 for i in scored if self.has_strong[i])
+
+    def mean_mult(self, scored: Sequence[int], digits: int | None = None) -> float | None:
+        """Mean multiplicity (each bug's rounded to `digits` first, when given)."""
+        values = [m for m in (self.mult[i] for i in scored) if m is not None]
+        if digits is not None:
+            values = [round(m, digits) for m in values]
+        return sum(values) / len(values) if values else None
+
+    def counts(self, idx: Sequence[int]) -> dict[str, int]:
+        return add_counts([self.categories[i] for i in idx])
+
+
+def pick(values: Sequence[Any], idx: Sequence[int]) -> list[Any]:
+    return [values[i] for i in idx]
+
+
+def mean_of(per_bug: Sequence[float | None]) -> float | None:
+    """Mean over bugs of their pass@k values; None (n/a) when there are none or any bug has n < k
+    (`metrics.mean_pass_at_k` over the same bugs, without recomputing the values)."""
+    if not per_bug or None in per_bug:
+        return None
+    return sum(cast("Sequence[float]", per_bug)) / len(per_bug)
+
+
 def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
     """pass@k over the same bugs counting only samples the strong oracle passed too (a failed or undecided one
     is not correct, so correct@k <= pass@k); n/a when no bug has a strong oracle or pass@k is n/a."""
@@ -179,5 +234,5 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
     return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
 
 
-__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "View", "add_to", "bug_stats", "correct_at_k",
-           "finals", "stats_of", "tally_bugs", "view_of"]
+__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to", "bug_stats",
+           "correct_at_k", "finals", "mean_of", "pick", "stats_of", "tally_bugs", "view_of"]

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .bugstats import COUNTED, BugStats, bug_stats, correct_at_k, finals
+from .bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, mean_of, pick
 from .buildstage import build_rows
 from .gates import Gate, check_gates, regressions
-from .metrics import add_counts, category_changes, mean, mean_pass_at_k, pass_at_k
+from .metrics import category_changes, mean, pass_at_k
 from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
 from .tally import PERF_SWEEP, Tally
@@ -23,35 +23,45 @@ EXIT_HARNESS_ERRORS = 7
 LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (800, 10**9, "800+"))
 
 
-def table_row(stats: Sequence[BugStats], ks: Sequence[int]) -> dict[str, Any]:
-    """One table row: bugs, samples, pass@k (n/a when any bug has n < k), multiplicity, categories."""
-    scored = [s for s in stats if s.n > 0]
-    counts = [(s.n, s.c) for s in scored]
-    samples = sum(s.n for s in stats)
-    categories = add_counts(s.categories for s in stats)
+def table_row(stats: Sequence[BugStats], ks: Sequence[int], cols: Columns | None = None,
+              idx: Sequence[int] | None = None) -> dict[str, Any]:
+    """One table row: bugs, samples, pass@k (n/a when any bug has n < k), multiplicity, categories; of the
+    bugs at `idx` of `cols` when given (the columns of `stats`), else of every bug in `stats`."""
+    if cols is None or idx is None:
+        cols, idx = Columns(stats, ks), range(len(stats))
+    scored = cols.scored(idx)
+    sums = cols.sums(idx)
+    samples = sums["n"]
+    strong = cols.strong(scored) > 0
+    categories = cols.counts(idx)
     return {
-        "bugs": len(stats),
+        "bugs": len(idx),
         "samples": samples,
-        "passed": sum(s.c for s in stats),
-        "errors": sum(s.errors for s in stats),
-        "skipped": sum(s.skipped for s in stats),
-        "pass_at": {str(k): _round(mean_pass_at_k(counts, k)) for k in ks},
-        "correct": sum(s.strong_c for s in stats),
-        "plausible": sum(s.plausible for s in stats),
-        "undecided": sum(s.undecided for s in stats),
-        "correct_at": {str(k): _round(correct_at_k(stats, k)) for k in ks},
-        "multiplicity": _round(mean(s.mult for s in scored)),
-        "underconstrained": sum(s.under for s in scored),
+        "passed": sums["c"],
+        "errors": sums["errors"],
+        "skipped": sums["skipped"],
+        "pass_at": {str(k): _round(mean_of(pick(cols.pass_at[k], scored))) for k in ks},
+        "correct": sums["strong_c"],
+        "plausible": sums["plausible"],
+        "undecided": sums["undecided"],
+        "correct_at": {str(k): _round(mean_of(pick(cols.correct_at[k], scored))) if strong else None for k in ks},
+        "multiplicity": _round(cols.mean_mult(scored)),
+        "underconstrained": sum(pick(cols.under, scored)),
         "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
     }
 
 
 def grouped(stats: Sequence[BugStats], keys: Sequence[str], ks: Sequence[int],
-            key_fn: Callable[[BugStats], tuple[Any, ...]] | None = None) -> list[dict[str, Any]]:
-    groups: dict[tuple[Any, ...], list[BugStats]] = defaultdict(list)
-    for s in stats:
-        groups[key_fn(s) if key_fn else tuple(getattr(s, k) for k in keys)].append(s)
-    return [{**dict(zip(keys, key)), **table_row(rows, ks)} for key, rows in sorted(groups.items(), key=_sort_key)]
+            key_fn: Callable[[BugStats], tuple[Any, ...]] | None = None,
+            cols: Columns | None = None) -> list[dict[str, Any]]:
+    """Rows grouped by the named BugStats fields (or `key_fn`), sorted by group; `cols`: the columns of `stats`
+    when the caller groups the same bugs several ways."""
+    cols = cols if cols is not None else Columns(stats, ks)
+    groups: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for i, s in enumerate(stats):
+        groups[key_fn(s) if key_fn else tuple(getattr(s, k) for k in keys)].append(i)
+    return [{**dict(zip(keys, key)), **table_row(stats, ks, cols, idx)}
+            for key, idx in sorted(groups.items(), key=_sort_key)]
 
 
 def _sort_key(item: tuple[tuple[Any, ...], Any]) -> tuple[str, ...]:
@@ -70,13 +80,14 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
 def summary_of(tally: Tally, ks: Sequence[int]) -> dict[str, Any]:
     """The summary of the records a tally was built from (a report streams them into one)."""
     stats = tally.bug_stats()
+    cols = Columns(stats, ks)
     summary: dict[str, Any] = {
         "k": list(ks),
-        "fixers": grouped(stats, ("fixer",), ks),
-        "domains": grouped(stats, ("fixer", "domain"), ks),
-        "groups": grouped(stats, ("fixer", "domain", "suite", "bug_type"), ks),
+        "fixers": grouped(stats, ("fixer",), ks, cols=cols),
+        "domains": grouped(stats, ("fixer", "domain"), ks, cols=cols),
+        "groups": grouped(stats, ("fixer", "domain", "suite", "bug_type"), ks, cols=cols),
         "loc": grouped(stats, ("fixer", "domain", "loc_bucket"), ks,
-                       key_fn=lambda s: (s.fixer, s.domain, loc_bucket(s.loc))),
+                       key_fn=lambda s: (s.fixer, s.domain, loc_bucket(s.loc)), cols=cols),
         "bugs": [{"fixer": s.fixer, "case": s.case, "bug": s.bug, "n": s.n, "c": s.c, "errors": s.errors,
                   "skipped": s.skipped, "multiplicity": _round(s.mult), "underconstrained": s.under}
                  for s in stats],

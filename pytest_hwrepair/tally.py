@@ -150,16 +150,19 @@ class Tally:
                 self.cuda.setdefault(fixer, Cuda()).add(v)
             count_build(self.builds.setdefault((fixer, v["suite"]), dict.fromkeys(COLUMNS, 0)), v)
 
-    def absorb(self, other: Tally, prefix: str = "") -> None:
-        """Add another tally of disjoint samples (another run directory); `prefix` renames its fixers."""
+    def absorb(self, other: Tally, prefix: str = "", *, take: bool = False) -> None:
+        """Add another tally of disjoint samples (another run directory); `prefix` renames its fixers.
+
+        With `take` the other tally is used up: its bugs' tallies become this one's instead of copies."""
         def name(fixer: str) -> str:
             return f"{prefix}{fixer}"
 
+        bugs = self.bugs
         for (fixer, case, bug), t in other.bugs.items():
-            key = (name(fixer), case, bug)
-            mine = self.bugs.get(key)
+            key = (name(fixer), case, bug) if prefix else (fixer, case, bug)
+            mine = bugs.get(key)
             if mine is None:
-                self.bugs[key] = t.copy()
+                bugs[key] = t if take else t.copy()
             else:
                 mine.absorb(t)
         for fixer, cost in other.costs.items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..bugstats import Columns
 from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
@@ -41,11 +42,12 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
     """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
     rows = bug_rows(merged.tally, ks, classes)
+    cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order
     tables = Tables(
-        fixers=grouped(rows, ("fixer",), ks, resamples=resamples),
-        domains=grouped(rows, ("fixer", "domain"), ks, resamples=resamples),
-        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, resamples=resamples),
-        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, resamples=resamples),
+        fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
+        domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
+        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
+        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
     )
     return Report(
         k=list(ks),

@@ -52,15 +52,25 @@ def check_record(r: SampleRecord) -> None:
 # decide and explain.
 _ITEMS = operator.itemgetter(*FIELD_TYPES, "cached")
 _JSON_EXACT = (*(frozenset(types) for types in FIELD_TYPES.values()), frozenset({bool}))
-_KNOWN = (frozenset(m.value for m in RepairProtocol), frozenset(OUTCOMES), frozenset(m.value for m in Category))
-_ENUM_ITEMS = operator.itemgetter("protocol", "outcome", "category")
+_PROTOCOLS, _OUTCOMES, _CATEGORIES = (frozenset(m.value for m in RepairProtocol), frozenset(OUTCOMES),
+                                      frozenset(m.value for m in Category))
+# The type signatures (the type of each value, in _ITEMS order) already found exact: a run's records share
+# a handful, so most records are checked with one lookup.
+_SIGNATURES: set[tuple[type, ...]] = set()
+
+
 def _fast(d: dict[str, Any]) -> bool:
     try:
         values = _ITEMS(d)
     except KeyError:  # a field left to its default: the slow way fills and checks it
         return False
-    return (all(map(frozenset.__contains__, _JSON_EXACT, map(type, values)))
-            and all(map(frozenset.__contains__, _KNOWN, _ENUM_ITEMS(d)))
+    signature = tuple(map(type, values))
+    if signature not in _SIGNATURES:
+        if not all(map(frozenset.__contains__, _JSON_EXACT, signature)):
+            return False
+        if len(_SIGNATURES) < 1024:
+            _SIGNATURES.add(signature)
+    return (d["protocol"] in _PROTOCOLS and d["outcome"] in _OUTCOMES and d["category"] in _CATEGORIES
             and all(v.__class__ is int for v in d["loc"].values()))
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..settings import SettingsError
@@ -78,6 +80,24 @@ def _renderers() -> dict[str, Callable[[Report], str]]:
 
 
 def run(ns: argparse.Namespace) -> int:
+    # A report builds a few objects per bug and frees nothing until it ends: the cyclic collector would only
+    # walk them again and again (a quarter of the time over 100 000 bugs), so it is paused meanwhile.
+    with _collector_paused():
+        return _run(ns)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _run(ns: argparse.Namespace) -> int:
     from ..scoreboard import summary_of
     from .build import build_report, parse_class_map
     from .load import RecordError, load_runs, merge

@@ -171,7 +171,7 @@ def scan(samples: Path) -> Scan:
     offset = 0
     for n, part in enumerate(parts):
         if n:
-            tally.absorb(part.tally)
+            tally.absorb(part.tally, take=True)  # a part is not used again
         staged.update({offset + i: e for i, e in part.staged.items()})
         pending += part.pending
         offset += len(part.hashes) // 8

@@ -13,11 +13,13 @@ bug's case has a strong oracle (`bugstats.correct_at_k`).
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import cast
 
-from ..metrics import add_counts, mean, mean_pass_at_k, pass_at_k
-from ..scoreboard import BugStats
+from ..bugstats import BugStats, Columns, mean_of, pick
+from ..metrics import pass_at_k
 from ..tally import Tally
 from .model import BugRow, Estimate, TableRow
 from .stats import bootstrap_mean
@@ -45,9 +47,10 @@ def _r(value: float | None) -> float | None:
 def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
     """One row per bug x fixer, in the scoreboard's order."""
     rows = []
+    make = BugRow.model_construct  # every value is computed here from checked counts: no validation needed
     for s in tally.bug_stats():
         t = tally.bugs[(s.fixer, s.case, s.bug)]
-        rows.append(BugRow(
+        rows.append(make(
             fixer=s.fixer, domain=s.domain, suite=s.suite, case=s.case, bug=s.bug, bug_type=s.bug_type,
             bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=s.strong_c,
             plausible=s.plausible, undecided=s.undecided, strong_n=s.strong_n, errors=s.errors,
@@ -62,38 +65,46 @@ def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> l
 
 def estimate(counts: Sequence[tuple[int, int]], k: int, *, resamples: int) -> Estimate:
     """Mean pass@k over bugs (n/a when any bug has n < k) with its bootstrap interval over bugs."""
-    value = mean_pass_at_k(counts, k)
+    return _estimate([pass_at_k(n, c, k) for n, c in counts], resamples)
+
+
+def _estimate(per_bug: Sequence[float | None], resamples: int) -> Estimate:
+    """The estimate from the bugs' own pass@k values (None: a bug with n < k, which makes the mean n/a)."""
+    value = mean_of(per_bug)
     if value is None:
         return Estimate(value=None)
-    per_bug = [pass_at_k(n, c, k) for n, c in counts]
-    interval = bootstrap_mean([v for v in per_bug if v is not None], resamples=resamples)
+    interval = bootstrap_mean(cast("Sequence[float]", per_bug), resamples=resamples)
     return Estimate(value=_r(value), low=_r(interval.low), high=_r(interval.high))
 
 
-def table_row(group: dict[str, str], rows: Sequence[BugRow], ks: Sequence[int], *, resamples: int) -> TableRow:
-    scored = [b for b in rows if b.n > 0]
-    strong = [b for b in scored if b.strong_oracle]
-    categories = add_counts(b.categories for b in rows)
-    return TableRow(
-        group=group, bugs=len(rows), samples=sum(b.n for b in rows), passed=sum(b.c for b in rows),
-        correct=sum(b.correct for b in rows), plausible=sum(b.plausible for b in rows),
-        undecided=sum(b.undecided for b in rows), strong_bugs=len(strong), errors=sum(b.errors for b in rows),
-        skipped=sum(b.skipped for b in rows),
-        pass_at={str(k): estimate([(b.n, b.c) for b in scored], k, resamples=resamples) for k in ks},
-        correct_at={str(k): estimate([(b.n, b.correct) for b in scored], k, resamples=resamples) if strong
+def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequence[int], *,
+              resamples: int) -> TableRow:
+    """The row of the bugs at these indices of the columns."""
+    scored = cols.scored(idx)
+    strong = cols.strong(scored)
+    sums = cols.sums(idx)
+    return TableRow.model_construct(  # every value is computed here from checked counts
+        group=group, bugs=len(idx), samples=sums["n"], passed=sums["c"], correct=sums["strong_c"],
+        plausible=sums["plausible"], undecided=sums["undecided"], strong_bugs=strong, errors=sums["errors"],
+        skipped=sums["skipped"],
+        pass_at={str(k): _estimate(pick(cols.pass_at[k], scored), resamples) for k in ks},
+        correct_at={str(k): _estimate(pick(cols.correct_at[k], scored), resamples) if strong
                     else Estimate(value=None) for k in ks},
-        multiplicity=_r(mean(b.multiplicity for b in scored)), underconstrained=sum(b.underconstrained for b in scored),
-        categories=dict(sorted(categories.items())),
+        multiplicity=_r(cols.mean_mult(scored, digits=4)), underconstrained=sum(pick(cols.under, scored)),
+        categories=dict(sorted(cols.counts(idx).items())),
     )
 
 
-def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], *, resamples: int,
-            key_fn: Callable[[BugRow], tuple[str, ...]] | None = None) -> list[TableRow]:
-    """Table rows grouped by the named BugRow fields, sorted by group."""
-    groups: dict[tuple[str, ...], list[BugRow]] = defaultdict(list)
-    for b in rows:
-        groups[key_fn(b) if key_fn else tuple(str(getattr(b, k)) for k in keys)].append(b)
-    return [table_row(dict(zip(keys, key)), members, ks, resamples=resamples)
+def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols: Columns, *,
+            resamples: int) -> list[TableRow]:
+    """Table rows grouped by the named BugRow fields, sorted by group; `cols` are the columns of the stats the
+    rows were made from (`bug_rows`: the same bugs in the same order)."""
+    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    get = operator.attrgetter(*keys)
+    for i, b in enumerate(rows):
+        value = get(b)
+        groups[tuple(map(str, value)) if len(keys) > 1 else (str(value),)].append(i)
+    return [table_row(dict(zip(keys, key)), cols, members, ks, resamples=resamples)
             for key, members in sorted(groups.items())]
 
 
