@@ -47,10 +47,9 @@ def _r(value: float | None) -> float | None:
 def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
     """One row per bug x fixer, in the scoreboard's order."""
     rows = []
-    make = BugRow.model_construct  # every value is computed here from checked counts: no validation needed
     for s in tally.bug_stats():
         t = tally.bugs[(s.fixer, s.case, s.bug)]
-        rows.append(make(
+        rows.append(BugRow(
             fixer=s.fixer, domain=s.domain, suite=s.suite, case=s.case, bug=s.bug, bug_type=s.bug_type,
             bug_class=bug_class(s, class_map), loc=s.loc, n=s.n, c=s.c, correct=s.strong_c,
             plausible=s.plausible, undecided=s.undecided, strong_n=s.strong_n, errors=s.errors,
@@ -83,7 +82,7 @@ def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequ
     scored = cols.scored(idx)
     strong = cols.strong(scored)
     sums = cols.sums(idx)
-    return TableRow.model_construct(  # every value is computed here from checked counts
+    return TableRow(
         group=group, bugs=len(idx), samples=sums["n"], passed=sums["c"], correct=sums["strong_c"],
         plausible=sums["plausible"], undecided=sums["undecided"], strong_bugs=strong, errors=sums["errors"],
         skipped=sums["skipped"],
