@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from pytest_hwrepair.sandbox import local
 from pytest_hwrepair.sandbox.base import Limits
+from pytest_hwrepair.sandbox.cgroup import Cgroups
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.sandbox.slots import Slots
 
@@ -125,3 +130,86 @@ def test_slots_bound_concurrency(tmp_path: Path) -> None:
              "fcntl.flock(fd, fcntl.LOCK_EX|fcntl.LOCK_NB)", str(tmp_path / "s" / "slot-0.lock")],
             capture_output=True, text=True, check=False)
         assert child.returncode != 0 and "BlockingIOError" in child.stderr
+
+
+@pytest.fixture(params=["gated", "preexec"])
+def spawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> LocalSandbox:
+    """Both ways a step starts: through the shell gate (setpriv installed) and with the uid drop between fork
+    and exec (no setpriv); a candidate must meet the same limits either way."""
+    if request.param == "preexec":
+        monkeypatch.setattr(local, "SETPRIV", None)
+    elif local.SETPRIV is None:
+        pytest.skip("setpriv is not installed")
+    return LocalSandbox(Slots(tmp_path / "slots", 2))
+
+
+def _limits(text: str) -> dict[str, tuple[str, str]]:
+    out = {}
+    for line in text.splitlines()[1:]:
+        parts = line.split()
+        for name in ("Max cpu time", "Max file size", "Max core file size", "Max address space", "Max processes"):
+            if line.startswith(name):
+                out[name] = (parts[len(name.split())], parts[len(name.split()) + 1])
+    return out
+
+
+def test_the_steps_limits_hold_from_its_first_process(spawn: LocalSandbox, tmp_path: Path) -> None:
+    # The candidate's command reads its own limits, uid and personality: a step that started before the
+    # harness confined it would show the harness's own (unlimited, root, randomised).
+    ex = run(spawn, tmp_path / "ws", "cat /proc/self/limits; echo uid=$(id -u); cat /proc/self/personality",
+             timeout=7, memory=1 << 30, processes=77, file_size=5 << 20)
+    got = _limits(ex.stdout)  # type: ignore[attr-defined]
+    assert got["Max cpu time"] == ("9", "10")
+    assert got["Max file size"] == (str(5 << 20), str(5 << 20))
+    assert got["Max core file size"] == ("0", "0")
+    assert got["Max address space"] == (str(1 << 30), str(1 << 30))
+    uid = int(ex.stdout.split("uid=")[1].split()[0])  # type: ignore[attr-defined]
+    if os.geteuid() == 0:
+        assert got["Max processes"] == ("77", "77") and uid >= 61000
+    else:
+        assert uid == os.getuid()
+    assert int(ex.stdout.strip().splitlines()[-1], 16) & 0x0040000  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or Cgroups().kind == "none", reason="needs a writable cgroup hierarchy")
+def test_the_step_runs_in_its_own_cgroup(spawn: LocalSandbox, tmp_path: Path) -> None:
+    # Seen from outside (inside the step its cgroup namespace shows "/"): while the step sleeps, its sleep is a
+    # member of a step group in every hierarchy the harness limits it with.
+    cgroups = Cgroups()
+    parents = [cgroups.v2] if cgroups.v2 is not None else list(cgroups.v1 or ())
+    worker = threading.Thread(target=run, args=(spawn, tmp_path / "ws", "sleep 2.5"))
+    worker.start()
+    try:
+        members: dict[Path, set[str]] = {}
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and len(members) < len(parents):
+            for parent in parents:
+                for group in parent.glob("hwrepair-*"):  # type: ignore[union-attr]
+                    for pid in (group / "cgroup.procs").read_text().split():
+                        with contextlib.suppress(OSError):
+                            if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\0"):
+                                members.setdefault(parent, set()).add(pid)  # type: ignore[arg-type]
+            time.sleep(0.05)
+    finally:
+        worker.join()
+    assert set(members) == set(parents), members
+
+
+def test_the_harness_keeps_its_own_randomisation(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    # Randomisation is turned off for the step's processes only, never for the harness or its other children.
+    run(sandbox, tmp_path / "ws", "true")
+    mine = subprocess.run(["cat", "/proc/self/personality"], capture_output=True, text=True, check=True).stdout
+    assert not int(mine.strip(), 16) & 0x0040000
+
+
+@pytest.mark.skipif(local.SETPRIV is None, reason="setpriv is not installed")
+def test_a_step_that_cannot_be_confined_never_runs(sandbox: LocalSandbox, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "ran"
+    def refuse(*_: object) -> None:
+        raise PermissionError("prlimit refused")
+
+    monkeypatch.setattr(local.resource, "prlimit", refuse)
+    with pytest.raises(local.SandboxError, match="could not be put under its limits"):
+        run(sandbox, tmp_path / "ws", f"echo escaped > {marker}; sleep 77")
+    assert not marker.exists() and surviving("sleep 77") == []

@@ -35,11 +35,11 @@ class StepGroup:
     dirs: tuple[Path, ...]
     kill_file: Path | None = None
 
-    def attach(self) -> None:
-        """Move the calling process in (called between fork and exec, before the uid drop)."""
+    def attach(self, pid: int | None = None) -> None:
+        """Move a process in: the calling one (between fork and exec, before the uid drop) by default."""
         for folder in self.dirs:
             with open(folder / "cgroup.procs", "w") as fh:
-                fh.write(str(os.getpid()))
+                fh.write(str(os.getpid() if pid is None else pid))
 
     def pids(self) -> set[int]:
         found: set[int] = set()
