@@ -156,10 +156,14 @@ def _scan_parts(samples: Path) -> list[_Part]:
     if workers == 1:
         return [_scan_part(samples, 0, None)]
     ranges = _stretches(samples, workers)
-    # Forked workers share what is loaded; each folds its own stretch, and the tallies are added in order.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_scan_part, [samples] * len(ranges), [a for a, _ in ranges], [b for _, b in ranges],
-                             [True] * len(ranges)))
+    # Forked workers share what is loaded; each folds its own stretch, this process the first one (its tally
+    # needs no pickling), and the tallies are added in order.
+    rest = ranges[1:]
+    with ProcessPoolExecutor(len(rest), mp_context=multiprocessing.get_context("fork")) as pool:
+        later = pool.map(_scan_part, [samples] * len(rest), [a for a, _ in rest], [b for _, b in rest],
+                         [True] * len(rest))
+        first = _scan_part(samples, *ranges[0])
+        return [first, *later]
 
 
 def scan(samples: Path) -> Scan:
