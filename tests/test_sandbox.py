@@ -213,3 +213,21 @@ def test_a_step_that_cannot_be_confined_never_runs(sandbox: LocalSandbox, tmp_pa
     with pytest.raises(local.SandboxError, match="could not be put under its limits"):
         run(sandbox, tmp_path / "ws", f"echo escaped > {marker}; sleep 77")
     assert not marker.exists() and surviving("sleep 77") == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or Cgroups().kind == "none", reason="needs a writable cgroup hierarchy")
+def test_step_groups_are_removed_after_their_steps(sandbox: LocalSandbox, tmp_path: Path) -> None:
+    # The emptied groups go on a thread of their own; none of this process's stays behind.
+    for n in range(4):
+        run(sandbox, tmp_path / f"ws{n}", "(sleep 30 &); echo left a child")
+    cgroups = Cgroups()
+    parents = [cgroups.v2] if cgroups.v2 is not None else list(cgroups.v1 or ())
+    mine = f"hwrepair-{os.getpid()}-"
+    deadline = time.monotonic() + 5
+    left: list[Path] = []
+    while time.monotonic() < deadline:
+        left = [g for parent in parents for g in parent.glob(f"{mine}*")]  # type: ignore[union-attr]
+        if not left:
+            break
+        time.sleep(0.05)
+    assert left == [] and surviving("sleep 30") == []
