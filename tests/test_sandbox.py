@@ -132,15 +132,18 @@ def test_slots_bound_concurrency(tmp_path: Path) -> None:
         assert child.returncode != 0 and "BlockingIOError" in child.stderr
 
 
-@pytest.fixture(params=["gated", "preexec"])
+@pytest.fixture(params=["gated", "preexec", "own-uid"])
 def spawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> LocalSandbox:
-    """Both ways a step starts: through the shell gate (setpriv installed) and with the uid drop between fork
-    and exec (no setpriv); a candidate must meet the same limits either way."""
+    """Every way a step starts: through the shell gate (setpriv installed), with the uid drop between fork and
+    exec (no setpriv), and, as without root, under the harness's own uid; a candidate meets the same limits."""
     if request.param == "preexec":
         monkeypatch.setattr(local, "SETPRIV", None)
     elif local.SETPRIV is None:
         pytest.skip("setpriv is not installed")
-    return LocalSandbox(Slots(tmp_path / "slots", 2))
+    box = LocalSandbox(Slots(tmp_path / "slots", 2))
+    if request.param == "own-uid":
+        box.drop_privileges = False
+    return box
 
 
 def _limits(text: str) -> dict[str, tuple[str, str]]:
@@ -164,7 +167,7 @@ def test_the_steps_limits_hold_from_its_first_process(spawn: LocalSandbox, tmp_p
     assert got["Max core file size"] == ("0", "0")
     assert got["Max address space"] == (str(1 << 30), str(1 << 30))
     uid = int(ex.stdout.split("uid=")[1].split()[0])  # type: ignore[attr-defined]
-    if os.geteuid() == 0:
+    if spawn.drop_privileges:
         assert got["Max processes"] == ("77", "77") and uid >= 61000
     else:
         assert uid == os.getuid()
