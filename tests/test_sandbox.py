@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.sandbox import local
+from pytest_hwrepair.sandbox import spawn as spawning
 from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.cgroup import Cgroups
 from pytest_hwrepair.sandbox.local import LocalSandbox
@@ -137,8 +137,8 @@ def spawn(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_p
     """Every way a step starts: through the shell gate (setpriv installed), with the uid drop between fork and
     exec (no setpriv), and, as without root, under the harness's own uid; a candidate meets the same limits."""
     if request.param == "preexec":
-        monkeypatch.setattr(local, "SETPRIV", None)
-    elif local.SETPRIV is None:
+        monkeypatch.setattr(spawning, "SETPRIV", None)
+    elif spawning.SETPRIV is None:
         pytest.skip("setpriv is not installed")
     box = LocalSandbox(Slots(tmp_path / "slots", 2))
     if request.param == "own-uid":
@@ -188,8 +188,8 @@ def test_the_step_runs_in_its_own_cgroup(spawn: LocalSandbox, tmp_path: Path) ->
         while time.monotonic() < deadline and len(members) < len(parents):
             for parent in parents:
                 for group in parent.glob("hwrepair-*"):  # type: ignore[union-attr]
-                    for pid in (group / "cgroup.procs").read_text().split():
-                        with contextlib.suppress(OSError):
+                    with contextlib.suppress(OSError):  # another test's group may go while it is read
+                        for pid in (group / "cgroup.procs").read_text().split():
                             if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"sleep\0"):
                                 members.setdefault(parent, set()).add(pid)  # type: ignore[arg-type]
             time.sleep(0.05)
@@ -205,15 +205,15 @@ def test_the_harness_keeps_its_own_randomisation(sandbox: LocalSandbox, tmp_path
     assert not int(mine.strip(), 16) & 0x0040000
 
 
-@pytest.mark.skipif(local.SETPRIV is None, reason="setpriv is not installed")
+@pytest.mark.skipif(spawning.SETPRIV is None, reason="setpriv is not installed")
 def test_a_step_that_cannot_be_confined_never_runs(sandbox: LocalSandbox, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     marker = tmp_path / "ran"
     def refuse(*_: object) -> None:
         raise PermissionError("prlimit refused")
 
-    monkeypatch.setattr(local.resource, "prlimit", refuse)
-    with pytest.raises(local.SandboxError, match="could not be put under its limits"):
+    monkeypatch.setattr(spawning.resource, "prlimit", refuse)
+    with pytest.raises(spawning.SandboxError, match="could not be put under its limits"):
         run(sandbox, tmp_path / "ws", f"echo escaped > {marker}; sleep 77")
     assert not marker.exists() and surviving("sleep 77") == []
 

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -14,21 +11,20 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from ..process import kill_group, signal_of, wait_exit
 from ..untrusted import truncation_marker
-from . import jail
+from . import jail, spawn
 from .base import Execution, Limits
 from .cgroup import Cgroups, StepGroup, remove_stale
 from .scratch import make as make_scratch
 from .slots import Slots
+from .spawn import SandboxError
 from .transfer import Accepted, CopyLimits, memfd_of, pack, receive, remove, replace_contents
 
-ADDR_NO_RANDOMIZE = 0x0040000
 SANDBOX_UID_BASE = 61000
 # Only these variables reach candidate code: no API keys, tokens or home-directory secrets.
 PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
@@ -42,19 +38,10 @@ _warned = False
 # in /tmp is held too, so a run of an older release on this machine never shares one.
 UID_LOCKS = Path("/run/lock/hwrepair-uids")
 UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
-# A step's first process: it waits for the harness to put it in its cgroup and under its rlimits (a line on
-# stdin), then becomes the step with stdin closed to /dev/null.
-GATE_SHELL = "/bin/sh"
-GATE = 'read -r go && [ "$go" = go ] || exit 125; exec "$@" </dev/null'
-SETPRIV = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
 
 
 class NoIsolationWarning(UserWarning):
     """bubblewrap is missing: steps run as plain subprocesses with rlimits only."""
-
-
-class SandboxError(RuntimeError):
-    """The sandbox itself failed (bubblewrap refused to start, the workspace could not go in)."""
 
 
 NO_LIMITS = Limits()
@@ -165,14 +152,7 @@ class LocalSandbox:
                uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path) -> _Step:
         start = time.monotonic()
         passed = [fd for fd in fds if fd != back_r]
-        if uid is not None and SETPRIV is None:  # no setpriv: the uid drop runs between fork and exec
-            proc = subprocess.Popen(
-                cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, pass_fds=passed,
-                preexec_fn=lambda: _child_setup(limits, timeout, uid, group),
-            )
-        else:
-            proc = _gated(cmd, env, cwd, limits, timeout, uid, group, passed)
+        proc = spawn.start(cmd, env, cwd, limits, timeout, uid, group, passed)
         fds.remove(back_r)
         back = _Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, CopyLimits(total=limits.file_size))
         return _Step(proc, _Drain(proc.stdout, limits.output), _Drain(proc.stderr, limits.output), back, start)
@@ -216,106 +196,6 @@ def _warn_once() -> None:
         warnings.warn("bubblewrap (bwrap) not found: candidate steps run as plain subprocesses "
                       "with rlimits only; install bubblewrap for filesystem and network isolation",
                       NoIsolationWarning, stacklevel=3)
-
-
-def _rlimits(limits: Limits, timeout: float, uid: int | None) -> list[tuple[int, tuple[int, int]]]:
-    """The per-process limits of a step's processes."""
-    cpu = limits.cpu_seconds or int(timeout) + 2
-    out = [(resource.RLIMIT_CPU, (cpu, cpu + 1)), (resource.RLIMIT_FSIZE, (limits.file_size, limits.file_size)),
-           (resource.RLIMIT_CORE, (0, 0))]
-    if limits.memory and not limits.gpu:
-        out.append((resource.RLIMIT_AS, (limits.memory, limits.memory)))
-    if uid is not None:
-        out.append((resource.RLIMIT_NPROC, (limits.processes, limits.processes)))
-    return out
-
-
-def _child_setup(limits: Limits, timeout: float, uid: int | None, group: StepGroup | None) -> None:
-    """Runs in the child between fork and exec: cgroup, no randomisation, rlimits, unprivileged uid."""
-    if group is not None:
-        group.attach()
-    try:
-        ctypes.CDLL(None, use_errno=True).personality(ADDR_NO_RANDOMIZE)
-    except (OSError, AttributeError):
-        pass
-    for which, values in _rlimits(limits, timeout, uid):
-        resource.setrlimit(which, values)
-    if uid is not None:
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-
-
-def _gated(cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float, uid: int | None,
-           group: StepGroup | None, passed: list[int]) -> subprocess.Popen[bytes]:
-    """Start a step without running Python between fork and exec (a worker's fork costs milliseconds).
-
-    The first process is a shell that waits on its stdin, a pipe: meanwhile this process moves it into the
-    step's cgroup and sets its rlimits (prlimit), and only then lets it go on, through setpriv's uid drop,
-    into the step. Nothing of the step runs before it is in its group and under its limits. The address
-    randomisation is turned off for this thread's children only (a personality is a thread's)."""
-    gate_r, gate_w = os.pipe()
-    argv = [*(_setpriv(uid) if uid is not None else []), *cmd]
-    try:
-        with _no_randomisation():
-            proc = subprocess.Popen(
-                [GATE_SHELL, "-c", GATE, "hwrepair-gate", *argv], cwd=cwd, env=env, stdin=gate_r,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, pass_fds=passed,
-            )
-    finally:
-        os.close(gate_r)
-    try:
-        if group is not None:
-            group.attach(proc.pid)
-        for which, values in _rlimits(limits, timeout, uid):
-            resource.prlimit(proc.pid, which, values)
-        os.write(gate_w, b"go\n")
-    except BaseException as exc:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
-        if isinstance(exc, OSError):
-            raise SandboxError(f"the step could not be put under its limits (nothing of it ran): {exc}") from exc
-        raise
-    finally:
-        os.close(gate_w)
-    return proc
-
-
-def _setpriv(uid: int) -> list[str]:
-    assert SETPRIV is not None
-    return [SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
-
-
-@contextlib.contextmanager
-def _no_randomisation() -> Iterator[None]:
-    libc = _libc()
-    if libc is None:
-        yield
-        return
-    old = libc.personality(0xFFFFFFFF)
-    if old == -1:
-        yield
-        return
-    libc.personality(old | ADDR_NO_RANDOMIZE)
-    try:
-        yield
-    finally:
-        libc.personality(old)
-
-
-@functools.cache
-def _libc() -> ctypes.CDLL | None:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.personality.argtypes = [ctypes.c_ulong]
-        libc.personality.restype = ctypes.c_int
-        return libc
-    except (OSError, AttributeError):
-        return None
 
 
 def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool) -> None:
