@@ -234,3 +234,16 @@ def test_step_groups_are_removed_after_their_steps(sandbox: LocalSandbox, tmp_pa
             break
         time.sleep(0.05)
     assert left == [] and surviving("sleep 30") == []
+
+
+def test_a_step_whose_first_process_cannot_start_leaks_no_descriptor(sandbox: LocalSandbox, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A harness failure before the step exists (here: no shell to gate it) is an error, and every pipe and
+    # memfd the step would have used is closed again: a long run must not run out of descriptors.
+    run(sandbox, tmp_path / "warm", "true")
+    before = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(spawning, "GATE_SHELL", str(tmp_path / "no-such-shell"))
+    for n in range(3):
+        with pytest.raises(OSError):
+            run(sandbox, tmp_path / f"ws{n}", "true")
+    assert len(os.listdir("/proc/self/fd")) == before

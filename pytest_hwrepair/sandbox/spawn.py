@@ -86,6 +86,9 @@ def _gated(cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeou
                 [GATE_SHELL, "-c", GATE, "hwrepair-gate", *argv], cwd=cwd, env=env, stdin=gate_r,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, pass_fds=passed,
             )
+    except BaseException:
+        os.close(gate_w)
+        raise
     finally:
         os.close(gate_r)
     try:
