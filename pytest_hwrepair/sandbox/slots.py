@@ -12,6 +12,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+POLL_MAX = 0.005  # the longest a waiting process sleeps between looks at the slots
+
+
 class Slots:
     """N numbered slots shared by every process that uses the same directory."""
 
@@ -73,19 +76,21 @@ class Slots:
     def _wait(self) -> tuple[int, list[int]]:
         """Poll for a slot; only the first waiter polls, the others sleep in the kernel on the queue lock.
 
-        With sixteen workers waiting on two slots, sixteen pollers would wake the CPU the slot holders need.
+        With sixteen workers waiting on two slots, sixteen pollers would wake the CPU the slot holders need; one
+        poller every few milliseconds costs next to nothing, and a freed slot stays idle at most that long (a step
+        of an oracle takes tens of milliseconds: polling every 50 ms left a core idle for much of one).
         """
         queue = os.open(self.directory / "queue.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW,
                         0o600 if self.private else 0o666)
         try:
             fcntl.flock(queue, fcntl.LOCK_EX)
-            delay = 0.005
+            delay = 0.001
             while True:
                 taken = self._try()
                 if taken is not None:
                     return taken
                 time.sleep(delay)
-                delay = min(delay * 1.5, 0.05)
+                delay = min(delay * 1.5, POLL_MAX)
         finally:
             _release([queue])
 
