@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-
 POLL_MAX = 0.005  # the longest a waiting process sleeps between looks at the slots
 
 
