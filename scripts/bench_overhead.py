@@ -26,6 +26,8 @@ from pytest_hwrepair.cases import Case, find_case_files
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.oracles.hls_diff import HlsDiffTable, parse_spec
+from pytest_hwrepair.sandbox.base import Limits
+from pytest_hwrepair.sandbox.local import LocalSandbox
 
 
 def commands(case: Case) -> list[tuple[str, float]]:
@@ -64,8 +66,13 @@ def main() -> int:
         list(pool.map(bare, work))
     bare_s = time.monotonic() - start
     strong = sum(1 for c in cases if isinstance(c.model.strong_oracle, HlsDiffTable))
+    steps = sum(len(commands(case)) for case in work)
     print(f"samples: {len(work) - len(cases)} (+{len(cases)} golden)  jobs: {args.jobs}  cases with an hls-diff "
-          f"strong oracle: {strong}/{len(cases)}  bare suite+strong steps: {bare_s:.1f}s")
+          f"strong oracle: {strong}/{len(cases)}  bare suite+strong steps: {bare_s:.1f}s ({steps} steps)")
+    closed, plain = step_cost()
+    floor = (bare_s + steps * (closed - plain) / args.jobs) / bare_s
+    print(f"one step running `true`: closed sandbox {closed * 1000:.1f} ms, bare {plain * 1000:.1f} ms; those "
+          f"{steps} steps at that cost put the ratio at {floor:.2f} or more")
     status = 0
     for label, extra in (("every sample judged afresh", ["--hwrepair-no-verdict-cache"]),
                          ("default (identical candidates reuse their verdict)", [])):
@@ -75,6 +82,25 @@ def main() -> int:
         print(f"harness, {label}: {harness_s:.1f}s  ({tail.strip('= ')})")
         print(f"  overhead ratio harness/bare: {harness_s / bare_s:.2f}")
     return status
+
+
+def step_cost(repeat: int = 40) -> tuple[float, float]:
+    """Seconds of one step that runs `true`: in the closed local sandbox, and as a bare subprocess."""
+    box = LocalSandbox()
+    with tempfile.TemporaryDirectory(prefix="bare-step-") as tmp:
+        ws = Path(tmp) / "ws"
+        ws.mkdir()
+        for _ in range(3):
+            box.run(ws, "true", timeout=10, limits=Limits())
+        start = time.monotonic()
+        for _ in range(repeat):
+            box.run(ws, "true", timeout=10, limits=Limits())
+        closed = (time.monotonic() - start) / repeat
+        start = time.monotonic()
+        for _ in range(repeat):
+            subprocess.run("true", shell=True, cwd=ws, check=False)
+        plain = (time.monotonic() - start) / repeat
+    return closed, plain
 
 
 def harness(paths: list[str], jobs: int, extra: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
