@@ -6,9 +6,9 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from .metrics import add_counts, mean_pass_at_k, pass_at_k, underconstrained
+from .metrics import add_counts, mean, mean_pass_at_k, pass_at_k, underconstrained
 from .results import SampleRecord
 from .verdict import Outcome
 
@@ -85,6 +85,7 @@ class BugTally:
         self.first_key = v["key"]
         self.first = (v["label"], v["case"], v["bug"], v["domain"], v["suite"], v["bug_type"], v["bug_class"],
                       int(v["loc"].get("target", 0)))
+
     def add(self, v: View) -> None:
         if v["key"] < self.first_key:
             self._attributes(v)
@@ -206,10 +207,8 @@ class Columns:
 
     def mean_mult(self, scored: Sequence[int], digits: int | None = None) -> float | None:
         """Mean multiplicity (each bug's rounded to `digits` first, when given)."""
-        values = [m for m in (self.mult[i] for i in scored) if m is not None]
-        if digits is not None:
-            values = [round(m, digits) for m in values]
-        return sum(values) / len(values) if values else None
+        values = (self.mult[i] for i in scored)
+        return mean(values if digits is None else (None if m is None else round(m, digits) for m in values))
 
     def counts(self, idx: Sequence[int]) -> dict[str, int]:
         return add_counts([self.categories[i] for i in idx])
@@ -217,14 +216,6 @@ class Columns:
 
 def pick(values: Sequence[Any], idx: Sequence[int]) -> list[Any]:
     return [values[i] for i in idx]
-
-
-def mean_of(per_bug: Sequence[float | None]) -> float | None:
-    """Mean over bugs of their pass@k values; None (n/a) when there are none or any bug has n < k
-    (`metrics.mean_pass_at_k` over the same bugs, without recomputing the values)."""
-    if not per_bug or None in per_bug:
-        return None
-    return sum(cast("Sequence[float]", per_bug)) / len(per_bug)
 
 
 def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
@@ -235,4 +226,4 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
 
 
 __all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to", "bug_stats",
-           "correct_at_k", "finals", "mean_of", "pick", "stats_of", "tally_bugs", "view_of"]
+           "correct_at_k", "finals", "pick", "stats_of", "tally_bugs", "view_of"]

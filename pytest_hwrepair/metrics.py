@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a million bugs' (n, c) pairs take few distinct values
@@ -26,10 +27,14 @@ def pass_at_k(n: int, c: int, k: int) -> float | None:
 
 def mean_pass_at_k(counts: Sequence[tuple[int, int]], k: int) -> float | None:
     """Mean over bugs of pass@k; None (n/a) when any bug has n < k or there are no bugs."""
-    values = [pass_at_k(n, c, k) for n, c in counts]
-    if not values or any(v is None for v in values):
+    return mean_of([pass_at_k(n, c, k) for n, c in counts])
+
+
+def mean_of(per_bug: Sequence[float | None]) -> float | None:
+    """Mean over bugs of their pass@k values; None (n/a) when there are none or any bug's is None (n < k)."""
+    if not per_bug or None in per_bug:
         return None
-    return sum(v for v in values if v is not None) / len(values)
+    return sum(cast("Sequence[float]", per_bug)) / len(per_bug)
 
 
 def multiplicity(patches: Sequence[str | None]) -> float | None:
@@ -61,4 +66,3 @@ def add_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
         for name, value in table.items():
             total[name] = get(name, 0) + value
     return total
-

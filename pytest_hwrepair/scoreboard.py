@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, mean_of, pick
+from .bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, pick
 from .buildstage import build_rows
 from .gates import Gate, check_gates, regressions
-from .metrics import category_changes, mean, pass_at_k
+from .metrics import category_changes, mean, mean_of, pass_at_k
 from .repo.summary import repo_summary
 from .results import RunDir, SampleRecord
 from .tally import PERF_SWEEP, Tally

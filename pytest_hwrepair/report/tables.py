@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import cast
 
-from ..bugstats import BugStats, Columns, mean_of, pick
-from ..metrics import pass_at_k
+from ..bugstats import BugStats, Columns, pick
+from ..metrics import mean_of, pass_at_k
 from ..tally import Tally
 from .model import BugRow, Estimate, TableRow
 from .stats import bootstrap_mean
@@ -60,11 +60,6 @@ def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> l
             runs=sorted(t.runs),
         ))
     return rows
-
-
-def estimate(counts: Sequence[tuple[int, int]], k: int, *, resamples: int) -> Estimate:
-    """Mean pass@k over bugs (n/a when any bug has n < k) with its bootstrap interval over bugs."""
-    return _estimate([pass_at_k(n, c, k) for n, c in counts], resamples)
 
 
 def _estimate(per_bug: Sequence[float | None], resamples: int) -> Estimate:
@@ -112,4 +107,4 @@ def per_bug_pass1(rows: Sequence[BugRow]) -> list[tuple[BugRow, float]]:
     return [(b, b.c / b.n) for b in rows if b.n > 0]
 
 
-__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "estimate", "grouped", "per_bug_pass1", "table_row"]
+__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "grouped", "per_bug_pass1", "table_row"]
