@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .bugstats import view_of
-from .results import SampleRecord
 from .verdict import Category, Outcome
 
 COLUMNS = ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped", "not_judged")
@@ -29,15 +27,6 @@ def count_build(row: dict[str, int], v: Mapping[str, Any]) -> None:
         row["runtime_judged"] += 1
 
 
-def build_row(records: Sequence[SampleRecord]) -> dict[str, int]:
-    """Counts of one group's final cuda records by how far their candidate got."""
-    row = dict.fromkeys(COLUMNS, 0)
-    for r in records:
-        count_build(row, view_of(r))
-    row["judged"] = row["built"] + row["compile_fail"]
-    return row
-
-
 def build_rows(rows: dict[tuple[str, str], dict[str, int]]) -> list[dict[str, Any]]:
     """The table from counted rows per (fixer, suite), with the build rate of the judged candidates."""
     out = []
@@ -48,13 +37,4 @@ def build_rows(rows: dict[tuple[str, str], dict[str, int]]) -> list[dict[str, An
     return out
 
 
-def build_stage(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
-    """One row per fixer x suite of final cuda records, with the build rate of the judged candidates."""
-    rows: dict[tuple[str, str], dict[str, int]] = {}
-    for r in records:
-        if r.domain == "cuda" and r.final:
-            count_build(rows.setdefault((r.fixer, r.suite), dict.fromkeys(COLUMNS, 0)), view_of(r))
-    return build_rows(rows)
-
-
-__all__ = ["COLUMNS", "build_row", "build_rows", "build_stage", "count_build"]
+__all__ = ["COLUMNS", "build_rows", "count_build"]
