@@ -2,22 +2,56 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, Union
 
 from pydantic import ValidationError, create_model
 
-from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, inject, read_files
+from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, find_case_files, inject, read_files
 from .domains import DOMAINS
 from .oracles import oracle_kinds
 from .repo.load import load_repo_case
 from .repo.schema import case_file_schema
 from .verdict import CaseError
 
+# Cases the fork server read before forking the workers (forkserver.py): path -> (case.toml text, case).
+_PRELOADED: dict[Path, tuple[str, Case]] = {}
+
+
+def preload_cases(paths: list[str]) -> None:
+    """Read the case files under these command-line paths ahead of the workers that will collect them."""
+    roots = [Path(os.path.abspath(p.split("::")[0])) for p in paths]
+    for path in find_case_files(roots):
+        with contextlib.suppress(CaseError, OSError, UnicodeDecodeError):
+            text = path.read_text(encoding="utf-8")
+            case = load_case(path)
+            if case.repo is None:
+                _PRELOADED[path] = (text, case)
+
+
+def _preloaded(path: Path) -> Case | None:
+    """A case read ahead, once, if its case.toml and every file it names still read the same."""
+    hit = _PRELOADED.pop(path, None)
+    if hit is None:
+        return None
+    text, case = hit
+    try:
+        if path.read_text(encoding="utf-8") == text and read_files(path, case.model) == case.files:
+            return case
+    except (CaseError, OSError, UnicodeDecodeError):
+        pass
+    return None
+
 
 def load_case(path: Path, *, strict: bool = False) -> Case:
     """Parse, validate and read every file a case names; raises CaseError with one line."""
+    if _PRELOADED and not strict:
+        case = _preloaded(path)
+        if case is not None:
+            return case
     raw = _read_toml(path)
     if raw.get("kind") == "repo":  # a repository case: its own sub-model and loader (DESIGN §3)
         return load_repo_case(path, raw, strict=strict)

@@ -11,6 +11,7 @@ from typing import Any, Literal
 import pytest
 
 from .fixers import Fixer, FixerError
+from .forkserver import ForkServer, use_for_workers
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import SELECTED_KEY, LastFailed
@@ -76,9 +77,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
+        _fork_workers(config, settings)
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
         config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
         config.pluginmanager.register(LiveStatus(config), "hwrepair-progress")
+
+
+def _fork_workers(config: pytest.Config, settings: Settings) -> None:
+    """Local `-n` workers start from one fork server (forkserver.py) unless told `--hwrepair-worker-start exec`."""
+    if (settings.worker_start != "fork" or not config.pluginmanager.hasplugin("xdist")
+            or config.getoption("dist", "no") == "no" or config.getoption("looponfail", False)
+            or config.getoption("collectonly", False)):
+        return
+    tx = config.getoption("tx", None)
+    if not tx or any(t != "popen" for t in tx):
+        return
+    server = ForkServer.start([str(a) for a in config.args])
+    if server is None:
+        return
+    specs = use_for_workers(list(tx), server)
+    if specs is None:
+        server.close()
+        return
+    config.add_cleanup(server.close)
+    config.option.tx = specs
 
 
 def _pytest_strict(config: pytest.Config) -> bool:

@@ -1,0 +1,373 @@
+"""Starting `-n N` workers by forking one warm process instead of N fresh interpreters.
+
+A fresh xdist worker spends about 0.65 CPU-seconds before its first item: the interpreter, pytest,
+the plugin (143 modules), pydantic, and parsing every case file again. Sixteen of them on two cores
+are five seconds of a short run. With `--hwrepair-worker-start fork` (the default for local
+`popen` workers), the controller starts one fork server that imports all of that once, under
+pytest's own assertion-rewriting hook as a worker would, and reads the run's case files once. Each
+worker then starts as `forkserver_launch.py`, which hands its pipes to the server; the server forks
+a child that becomes the worker. What a worker does from there is what xdist's own bootstrap does.
+
+The server listens on a Unix socket in a directory only this user can enter, and forks only for a
+peer of the same uid. A worker the server cannot take starts as a fresh interpreter, as without it;
+a case file changed since the server read it is read again (its text and every file it names are
+compared). `--hwrepair-worker-start exec` turns the server off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import selectors
+import shlex
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+LAUNCHER = Path(__file__).with_name("forkserver_launch.py")
+PREFIX = "hwrepair-forkserver-"
+REQUEST_LIMIT = 16 << 20
+REQUEST_SECONDS = 5.0
+# Plugins whose modules the server imports, under the rewriting hook: their import does nothing that
+# depends on being a worker. Other plugins load in each worker as usual.
+PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin")
+# The server's first lines: pytest's rewriting hook goes in before anything of the plugin is imported, with
+# every installed plugin's modules marked as a worker marks them, so what the server imports is what a
+# worker would have imported (else pytest warns in each worker that a module was imported unrewritten).
+BOOT = """\
+import os, sys
+import _pytest.assertion
+from _pytest.config import get_config
+config = get_config([])
+hook = _pytest.assertion.install_importhook(config)
+try:
+    config._mark_plugins_for_rewrite(hook, bool(os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")))
+except Exception as exc:
+    print(f"hwrepair fork server: not serving: {type(exc).__name__}: {exc}", file=sys.stderr)
+    raise SystemExit(0)
+import pytest_hwrepair.forkserver as server
+raise SystemExit(server.main(sys.argv[1:], hook))
+"""
+# The command lines execnet gives a popen worker's interpreter that the server can stand in for.
+BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
+
+
+class ForkServer:
+    """The controller's end: the server process, its socket, and the `--tx` spec that uses it."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], folder: Path, control: int) -> None:
+        self.proc, self.folder, self.control = proc, folder, control
+
+    @property
+    def socket_path(self) -> Path:
+        return self.folder / "sock"
+
+    @classmethod
+    def start(cls, paths: list[str]) -> ForkServer | None:
+        """A fork server reading the case files under `paths`; None where this platform has no fork."""
+        if not (hasattr(os, "fork") and hasattr(socket, "send_fds") and hasattr(os, "pidfd_open")):
+            return None
+        _remove_stale()
+        folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))  # mode 0700
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        control_r, control_w = os.pipe()
+        try:
+            listener.bind(str(folder / "sock"))
+            listener.listen(256)
+            log = open(folder / "log", "wb")  # noqa: SIM115 - handed to the child
+            with log:
+                proc = subprocess.Popen(
+                    [sys.executable, "-c", BOOT, str(listener.fileno()), str(control_r), *paths],
+                    stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                    pass_fds=(listener.fileno(), control_r))
+        except OSError:
+            os.close(control_w)
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+        finally:
+            listener.close()
+            os.close(control_r)
+        return cls(proc, folder, control_w)
+
+    def spec(self) -> str | None:
+        """`popen//python=...`: a popen worker started through this server; None where a path cannot be said."""
+        python = shlex.join([sys.executable, "-I", "-S", str(LAUNCHER), str(self.socket_path), sys.executable])
+        return None if "//" in python else f"popen//python={python}"
+
+    def close(self) -> None:
+        """Stop taking workers; the server ends once its last worker has."""
+        with contextlib.suppress(OSError):
+            os.close(self.control)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _remove_stale() -> None:
+    """Socket directories of runs that were killed before they could remove theirs."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*-*"):
+        owner = folder.name[len(PREFIX):].split("-")[0]
+        with contextlib.suppress(OSError):
+            if owner.isdigit() and folder.stat().st_uid == os.getuid() and not Path(f"/proc/{owner}").exists():
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def use_for_workers(tx: list[str] | None, server: ForkServer) -> list[str] | None:
+    """The `--tx` list with every plain local worker started through the server; None to leave it alone."""
+    spec = server.spec()
+    if not tx or spec is None or any(t != "popen" for t in tx):
+        return None
+    return [spec] * len(tx)
+
+
+# --- the server process ---------------------------------------------------------------------------
+
+@dataclass
+class Request:
+    """A worker to start: the launcher's interpreter arguments, place, environment and stdio."""
+
+    argv: list[str]
+    cwd: str
+    env: dict[str, str]
+    umask: int
+    fds: list[int]
+
+    def code(self) -> str | None:
+        """The `-c` program execnet gives its worker, when the flags before it are ones this server knows."""
+        if len(self.argv) < 2 or self.argv[-2] != "-c" or set(self.argv[:-2]) not in BOOTSTRAP_FLAGS:
+            return None
+        return self.argv[-1]
+
+
+def preload(paths: list[str], hook: Any) -> None:
+    """Import pytest, the plugin and its dependencies as a worker would, under pytest's rewriting `hook` (BOOT
+    installed it), then read the case files under `paths`. Raises if a module pytest would rewrite got
+    imported without the hook."""
+    try:
+        import execnet  # noqa: F401
+        import pytest  # noqa: F401
+
+        import pytest_hwrepair.plugin  # noqa: F401
+        for name in PLUGINS:
+            with contextlib.suppress(ImportError):
+                __import__(name)
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(hook)
+    unhooked = [name for name in sorted(hook._must_rewrite) if name in sys.modules
+                and not isinstance(sys.modules[name].__loader__, type(hook))]
+    if unhooked:
+        raise RuntimeError(f"imported without pytest's rewriting hook: {', '.join(unhooked)}")
+    from . import loading
+    loading.preload_cases(paths)
+
+
+def serve(listener: socket.socket, control: int) -> Request | None:
+    """Fork a worker per accepted request until the controller closes `control` and the last worker ends.
+    Returns only in a forked child: the request it is to become."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is for the workers and the controller
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    sel = selectors.DefaultSelector()
+    sel.register(listener, selectors.EVENT_READ, "accept")
+    sel.register(control, selectors.EVENT_READ, "control")
+    sel.register(wake_r, selectors.EVENT_READ, "reap")
+    children: dict[int, socket.socket] = {}
+    accepting = True
+    while accepting or children:
+        for key, _ in sel.select():
+            if key.data == "accept":
+                child = _accept(listener, sel, children)
+                if child is not None:  # wake_r went with the other registered ends
+                    os.close(wake_w)
+                    return child
+            elif key.data == "control":
+                if not os.read(control, 64):
+                    accepting = False
+                    sel.unregister(listener)
+                    sel.unregister(control)
+                    listener.close()
+            elif key.data == "reap":
+                with contextlib.suppress(BlockingIOError):
+                    while os.read(wake_r, 256):
+                        pass
+                _reap(sel, children)
+            else:  # a launcher's end: it never writes, so readable means it is gone (killed): so is its worker
+                pid = key.data
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                sel.unregister(key.fileobj)
+    return None
+
+
+def _accept(listener: socket.socket, sel: selectors.BaseSelector,
+            children: dict[int, socket.socket]) -> Request | None:
+    try:
+        conn, _ = listener.accept()
+    except OSError:
+        return None
+    request = None
+    try:
+        if _peer_uid(conn) == os.getuid():  # only this user's processes get a process of this user
+            request = _read_request(conn)
+        if request is None or request.code() is None:
+            conn.close()
+            if request is not None:
+                for fd in request.fds:
+                    os.close(fd)
+            return None
+    except OSError:
+        conn.close()
+        return None
+    go_r, go_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(go_w)
+        return _become(request, go_r, sel, conn)
+    os.close(go_r)
+    for fd in request.fds:
+        os.close(fd)
+    try:
+        conn.sendall(b"pid %d\n" % pid)
+        os.write(go_w, b"g")
+    except OSError:  # the launcher is gone before its worker began: the child ends unstarted
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(go_w)
+    children[pid] = conn
+    sel.register(conn, selectors.EVENT_READ, pid)
+    return None
+
+
+def _read_request(conn: socket.socket) -> Request | None:
+    conn.settimeout(REQUEST_SECONDS)
+    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    if len(fds) != 3 or len(data) < 8:
+        for fd in fds:
+            os.close(fd)
+        return None
+    size = int.from_bytes(data[:8], "big")
+    body = data[8:]
+    while len(body) < size <= REQUEST_LIMIT:
+        chunk = conn.recv(min(1 << 20, size - len(body)))
+        if not chunk:
+            break
+        body += chunk
+    conn.settimeout(None)
+    request = _parse(body, fds) if len(body) == size else None
+    if request is None:
+        for fd in fds:
+            os.close(fd)
+    return request
+
+
+def _parse(body: bytes, fds: list[int]) -> Request | None:
+    try:
+        raw = json.loads(body)
+        argv, cwd, env, umask = raw["argv"], raw["cwd"], raw["env"], raw["umask"]
+    except (TypeError, KeyError, ValueError):
+        return None
+    if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and isinstance(cwd, str)
+            and isinstance(env, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+            and isinstance(umask, int) and 0 <= umask <= 0o777):
+        return None
+    return Request(argv, cwd, env, umask, fds)
+
+
+def _reap(sel: selectors.BaseSelector, children: dict[int, socket.socket]) -> None:
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        conn = children.pop(pid, None)
+        if conn is None:
+            continue
+        with contextlib.suppress(KeyError, ValueError):
+            sel.unregister(conn)
+        with contextlib.suppress(OSError):
+            conn.sendall(b"exit %d\n" % os.waitstatus_to_exitcode(status))
+        conn.close()
+
+
+def _become(request: Request, go: int, sel: selectors.BaseSelector, conn: socket.socket) -> Request:
+    """In the forked child: drop the server's ends, wait for the go, then take the launcher's place."""
+    for key in list(sel.get_map().values()):
+        obj = key.fileobj
+        if isinstance(obj, socket.socket):
+            obj.close()
+        elif isinstance(obj, int):
+            with contextlib.suppress(OSError):
+                os.close(obj)
+    sel.close()
+    conn.close()
+    signal.set_wakeup_fd(-1)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if os.read(go, 1) != b"g":  # the server could not tell the launcher: end before touching its pipes
+        os._exit(1)
+    os.close(go)
+    for target, fd in enumerate(request.fds):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request.cwd)
+    os.umask(request.umask)
+    os.environ.clear()
+    os.environ.update(request.env)
+    return request
+
+
+def run_worker(request: Request) -> None:
+    """Be `python -u [-B] -c CODE` from here on."""
+    code = request.code()
+    assert code is not None
+    sys.dont_write_bytecode = "-B" in request.argv or bool(request.env.get("PYTHONDONTWRITEBYTECODE"))
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=True, line_buffering=True)
+    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True, line_buffering=True,
+                                  errors="backslashreplace")
+    sys.argv = ["-c"]
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    exec(compile(code, "<string>", "exec"), main.__dict__)
+
+
+def main(argv: list[str], hook: Any) -> int:
+    listener = socket.socket(fileno=int(argv[0]))
+    control = int(argv[1])
+    try:
+        preload(argv[2:], hook)
+    except Exception as exc:
+        print(f"hwrepair fork server: not serving: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 0
+    request = serve(listener, control)
+    if request is None:
+        return 0
+    run_worker(request)
+    return 0
+
+
+def _peer_uid(sock: socket.socket) -> int:
+    return int(struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1])
+
+
+__all__ = ["ForkServer", "use_for_workers"]

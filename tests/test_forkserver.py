@@ -1,0 +1,237 @@
+"""Workers forked from one warm process: the same run as fresh workers, and a server no one else can use."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_hwrepair import loading
+from pytest_hwrepair.forkserver import BOOT, LAUNCHER, ForkServer, use_for_workers
+
+from .conftest import SUM_C, SUM_TOML, write_case
+
+# Each worker notes where it came from: its parent's command line and whether the plugin was imported before
+# pytest configured it (it was, in a forked worker).
+WHO_AM_I = """
+import json, os, sys
+def pytest_configure(config):
+    wid = os.environ.get("PYTEST_XDIST_WORKER")
+    if wid:
+        parent = open(f"/proc/{os.getppid()}/cmdline", "rb").read().replace(b"\\0", b" ").decode()
+        with open(f"who-{wid}.json", "w") as fh:
+            json.dump({"parent": parent}, fh)
+"""
+
+
+def launch(server: ForkServer, code: str, *, stdin: bytes = b"", env: dict[str, str] | None = None,
+           cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    """A worker interpreter started the way execnet starts one through the server."""
+    return subprocess.run([*interpreter(server), "-u", "-c", code], input=stdin, capture_output=True,
+                          env=env, cwd=cwd, timeout=timeout, check=False)
+
+
+def interpreter(server: ForkServer) -> list[str]:
+    """The interpreter command line a worker spec through the server names."""
+    spec = server.spec()
+    assert spec is not None
+    return shlex.split(spec.split("python=", 1)[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    started = ForkServer.start([])
+    assert started is not None
+    yield started
+    started.close()
+
+
+def summary_lines(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if line.startswith(("hls", "  ", "fixer")) and "results:" not in line]
+
+
+def test_n_workers_are_forked_and_judge_as_fresh_ones_do(demo_pytester: pytest.Pytester) -> None:
+    demo_pytester.makeconftest(WHO_AM_I)
+    runs = {}
+    for start in ("fork", "exec"):
+        result = demo_pytester.runpytest_subprocess("cases", "--fixer", "reference", "--fixer", "noop", "-n", "2",
+                                                     "--hwrepair-run", f"r-{start}", "--hwrepair-worker-start",
+                                                     start, "-p", "no:cacheprovider")
+        result.assert_outcomes(passed=3, failed=3)  # the reference repairs, noop does not
+        parents = [json.loads(p.read_text())["parent"] for p in sorted(demo_pytester.path.glob("who-gw*.json"))]
+        assert len(parents) == 2
+        assert all(("pytest_hwrepair.forkserver" in p) == (start == "fork") for p in parents), parents
+        for p in demo_pytester.path.glob("who-gw*.json"):
+            p.unlink()
+        runs[start] = json.loads((demo_pytester.path / f"r-{start}" / "summary.json").read_text())
+    for key in ("bugs", "fixers", "domains", "groups"):
+        assert runs["fork"][key] == runs["exec"][key]
+    assert not _servers_of(demo_pytester.path)  # the server ended with its run
+
+
+def _servers_of(folder: Path) -> list[int]:
+    """Fork servers running in `folder`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if (entry.name.isdigit() and b"pytest_hwrepair.forkserver" in (entry / "cmdline").read_bytes()
+                    and os.readlink(entry / "cwd") == str(folder)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_the_server_stands_in_for_the_interpreter(server: ForkServer, tmp_path: Path) -> None:
+    code = ("import os, sys; line = sys.stdin.readline(); print(line.upper().strip(), os.getcwd(), "
+            "os.environ.get('HW_X'), os.getpid() != os.getppid()); sys.stderr.write('err'); sys.exit(3)")
+    done = launch(server, code, stdin=b"hello\n", env={**os.environ, "HW_X": "42"}, cwd=tmp_path)
+    assert done.returncode == 3
+    assert done.stdout.decode().split() == ["HELLO", str(tmp_path), "42", "True"]
+    assert done.stderr == b"err"
+    # it ran in a child of the server, with the plugin already imported
+    who = launch(server, "import os, sys; print('pytest_hwrepair.plugin' in sys.modules, "
+                         "open(f'/proc/{os.getppid()}/cmdline','rb').read().count(b'forkserver'))")
+    assert who.stdout.split() == [b"True", b"1"]
+
+
+def test_a_worker_killed_by_a_signal_kills_its_stand_in_the_same_way(server: ForkServer) -> None:
+    done = launch(server, "import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
+    assert done.returncode == -signal.SIGTERM
+
+
+def test_killing_the_stand_in_kills_the_worker(server: ForkServer, tmp_path: Path) -> None:
+    marker = tmp_path / "alive"
+    code = f"import os, time; open({str(marker)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    proc = subprocess.Popen([*interpreter(server), "-u", "-c", code])
+    deadline = time.monotonic() + 30
+    while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    worker = int(marker.read_text())
+    proc.kill()  # what execnet does to a worker that will not stop
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(worker)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_without_a_server_the_launcher_is_a_fresh_interpreter(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-I", "-S", str(LAUNCHER), str(tmp_path / "no-such-socket"),
+                           sys.executable, "-u", "-c", "import sys; print('fresh', 'pytest' in sys.modules)"],
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.split() == [b"fresh", b"False"]
+
+
+def test_flags_the_server_does_not_know_get_a_fresh_interpreter(server: ForkServer) -> None:
+    done = subprocess.run([*interpreter(server), "-X", "dev", "-c",
+                           "import sys; print(sys.flags.dev_mode)"], capture_output=True, timeout=60, check=False)
+    assert done.stdout.split() == [b"True"]  # the flag took effect: a real interpreter ran it
+
+
+def _request(path: Path, body: bytes, fds: list[int]) -> bytes:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(str(path))
+        socket.send_fds(sock, [len(body).to_bytes(8, "big") + body], fds)
+        sock.settimeout(20)
+        try:
+            return sock.recv(64)
+        except ConnectionResetError:
+            return b""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to connect as another user")
+def test_another_user_gets_nothing_from_the_server(server: ForkServer, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    os.chmod(tmp_path, 0o777)
+    os.chmod(server.folder, 0o755)  # even where the directory lets it reach the socket
+    os.chmod(server.socket_path, 0o777)
+    body = json.dumps({"argv": ["-u", "-c", f"open({str(marker)!r}, 'w')"], "cwd": "/", "env": {},
+                       "umask": 0o22}).encode()
+    script = (f"import os, socket\nos.setgid(65534)\nos.setuid(65534)\n"
+              f"sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\nsock.connect({str(server.socket_path)!r})\n"
+              f"socket.send_fds(sock, [len({body!r}).to_bytes(8, 'big') + {body!r}], [0, 1, 2])\n"
+              f"sock.settimeout(20)\ntry:\n    print(sock.recv(64))\nexcept ConnectionResetError:\n    print(b'')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, check=False, cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == b"b''"
+    time.sleep(0.5)
+    assert not marker.exists()
+    assert launch(server, "print('still serving')").stdout == b"still serving\n"
+
+
+@pytest.mark.parametrize("body", [b"{not json", json.dumps({"argv": ["-c", "print(1)"]}).encode(),
+                                  json.dumps({"argv": ["-i", "-c", "print(1)"], "cwd": "/", "env": {},
+                                              "umask": 18}).encode()], ids=["garbage", "fields", "flags"])
+def test_a_bad_request_is_refused_and_the_server_keeps_serving(server: ForkServer, body: bytes) -> None:
+    assert _request(server.socket_path, body, [0, 1, 2]) == b""
+    assert _request(server.socket_path, json.dumps({"argv": ["-u", "-c", "pass"], "cwd": "/", "env": {},
+                                                    "umask": 18}).encode(), []) == b""  # no stdio handed over
+    assert launch(server, "print('still serving')").stdout == b"still serving\n"
+
+
+def test_the_server_folder_is_private(server: ForkServer) -> None:
+    assert server.folder.stat().st_mode & 0o077 == 0
+
+
+def test_only_plain_local_workers_go_through_the_server(server: ForkServer) -> None:
+    assert use_for_workers(["popen", "popen"], server) == [server.spec()] * 2
+    assert use_for_workers(["popen", "ssh=host"], server) is None
+    assert use_for_workers(["popen//chdir=/x"], server) is None
+    assert use_for_workers([], server) is None
+
+
+def test_a_module_pytest_would_rewrite_imported_early_means_no_server() -> None:
+    boot = BOOT.split("import pytest_hwrepair.forkserver")[0]  # the hook in, every plugin marked
+    code = (f"{boot}sys.meta_path.remove(hook)\nimport xdist\nsys.meta_path.insert(0, hook)\n"
+            "from pytest_hwrepair.forkserver import preload\npreload([], hook)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode != 0 and "imported without pytest's rewriting hook: xdist" in done.stderr
+
+
+def test_a_case_read_ahead_is_used_once_and_only_while_its_files_read_the_same(tmp_path: Path) -> None:
+    path = write_case(tmp_path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    root = tmp_path / "cases"
+    try:
+        loading.preload_cases([str(root)])
+        first = loading.load_case(path)
+        assert loading.load_case(path) is not first  # once: a second load reads the files again
+        loading.preload_cases([str(root)])
+        (path.parent / "sum.c").write_text(SUM_C + "\n/* changed */\n")
+        changed = loading.load_case(path)
+        assert "changed" in changed.files["sum.c"]
+        loading.preload_cases([str(root)])
+        path.write_text(path.read_text() + "\n# edited\n")
+        assert loading._PRELOADED and loading._preloaded(path) is None
+    finally:
+        loading._PRELOADED.clear()
+
+
+def test_a_killed_run_leaves_no_socket_directory_behind(tmp_path: Path) -> None:
+    stale = Path(tempfile.gettempdir()) / "hwrepair-forkserver-999999999-x"
+    stale.mkdir(exist_ok=True)
+    (stale / "sock").write_text("")
+    mine = ForkServer.start([])
+    assert mine is not None
+    try:
+        assert not stale.exists() and mine.folder.exists()
+    finally:
+        mine.close()
+    assert not mine.folder.exists()
