@@ -17,6 +17,7 @@ compared). `--hwrepair-worker-start exec` turns the server off.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import os
@@ -40,12 +41,13 @@ REQUEST_LIMIT = 16 << 20
 REQUEST_SECONDS = 5.0
 # Plugins whose modules the server imports, under the rewriting hook: their import does nothing that
 # depends on being a worker. Other plugins load in each worker as usual.
-PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin")
+PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin")
 # The server's first lines: pytest's rewriting hook goes in before anything of the plugin is imported, with
 # every installed plugin's modules marked as a worker marks them, so what the server imports is what a
 # worker would have imported (else pytest warns in each worker that a module was imported unrewritten).
 BOOT = """\
-import os, sys
+import gc, os, sys
+gc.disable()
 import _pytest.assertion
 from _pytest.config import get_config
 config = get_config([])
@@ -173,6 +175,9 @@ def preload(paths: list[str], hook: Any) -> None:
         raise RuntimeError(f"imported without pytest's rewriting hook: {', '.join(unhooked)}")
     from . import loading
     loading.preload_cases(paths)
+    import threading
+    if threading.active_count() != 1:  # a fork copies only the forking thread: never fork a process with others
+        raise RuntimeError(f"{threading.active_count()} threads after the imports")
 
 
 def serve(listener: socket.socket, control: int) -> Request | None:
@@ -359,9 +364,13 @@ def main(argv: list[str], hook: Any) -> int:
     except Exception as exc:
         print(f"hwrepair fork server: not serving: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0
+    # What the server imported stays as it is in every worker: the collector neither walks it there (time)
+    # nor writes to it (copied pages).
+    gc.freeze()
     request = serve(listener, control)
     if request is None:
         return 0
+    gc.enable()
     run_worker(request)
     return 0
 
