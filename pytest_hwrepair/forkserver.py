@@ -67,6 +67,9 @@ BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
 class ForkServer:
     """The controller's end: the server process, its socket, and the `--tx` spec that uses it."""
 
+    # How long a worker waits for the server to take it before it starts as a fresh interpreter.
+    handover_seconds = 60.0
+
     def __init__(self, proc: subprocess.Popen[bytes], folder: Path, control: int) -> None:
         self.proc, self.folder, self.control = proc, folder, control
 
@@ -103,7 +106,8 @@ class ForkServer:
 
     def spec(self) -> str | None:
         """`popen//python=...`: a popen worker started through this server; None where a path cannot be said."""
-        python = shlex.join([sys.executable, "-I", "-S", str(LAUNCHER), str(self.socket_path), sys.executable])
+        python = shlex.join([sys.executable, "-I", "-S", str(LAUNCHER), str(self.socket_path), sys.executable,
+                             f"{self.handover_seconds:g}"])
         return None if "//" in python else f"popen//python={python}"
 
     def close(self) -> None:
@@ -248,10 +252,14 @@ def _accept(listener: socket.socket, sel: selectors.BaseSelector,
     os.close(go_r)
     for fd in request.fds:
         os.close(fd)
-    try:
+    try:  # the child begins once the launcher confirms: a launcher that gave up has become the worker itself
         conn.sendall(b"pid %d\n" % pid)
+        conn.settimeout(REQUEST_SECONDS)
+        if conn.recv(3) != b"ok\n":
+            raise OSError("the launcher did not confirm")
+        conn.settimeout(None)
         os.write(go_w, b"g")
-    except OSError:  # the launcher is gone before its worker began: the child ends unstarted
+    except OSError:  # the child ends unstarted
         os.kill(pid, signal.SIGKILL)
     finally:
         os.close(go_w)

@@ -1,11 +1,11 @@
 """An xdist worker's interpreter, started from the run's fork server (pytest_hwrepair/forkserver.py).
 
 execnet starts each `popen` worker as `PYTHON -u -c BOOTSTRAP`; with the fork server, PYTHON is
-`python -I -S this-file SOCKET REAL-PYTHON`. This script hands its stdin, stdout and stderr, its
+`python -I -S this-file SOCKET REAL-PYTHON SECONDS`. This script hands its stdin, stdout and stderr, its
 working directory, umask and environment to the fork server, which forks a process that has
 imported pytest and the plugin once, and that child becomes the worker. This process stays as the
 worker's stand-in for execnet: it forwards SIGTERM, SIGHUP and SIGQUIT, and exits with the worker's
-status. Where the fork server cannot take the worker (gone, refused, not started), it becomes
+status. Where the fork server cannot take the worker (gone, refused, not ready within SECONDS), it becomes
 `REAL-PYTHON -u -c BOOTSTRAP` itself, exactly as without the fork server: a worker always starts.
 
 Standard library only, nothing of the plugin: it runs before any site-packages are on the path.
@@ -36,27 +36,32 @@ def read_line(sock: socket.socket) -> bytes:
     return data
 
 
-def hand_over(path: str, rest: list[str]) -> tuple[socket.socket, int] | None:
-    """The fork server's child pid once it has taken the worker; None when it did not (nothing ran)."""
+def hand_over(path: str, rest: list[str], seconds: float) -> tuple[socket.socket, int] | None:
+    """The fork server's child pid once it has taken the worker; None when it did not, and never will: its
+    child starts only after this process confirms, so a worker never starts twice."""
     umask = os.umask(0)
     os.umask(umask)
     body = json.dumps({"argv": rest, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(seconds)
         sock.connect(path)
         socket.send_fds(sock, [len(body).to_bytes(8, "big") + body], [0, 1, 2])
-        answer = read_line(sock)
-    except OSError:
-        return None
-    if not answer.startswith(b"pid "):  # refused, or the server ended before it forked
+        answer = read_line(sock)  # a server still starting up after `seconds`: start without it
+        if not answer.startswith(b"pid "):  # refused, or the server ended before it forked
+            raise OSError("not taken")
+        pid = int(answer[4:])
+        sock.sendall(b"ok\n")
+    except (OSError, ValueError):
         sock.close()
         return None
-    return sock, int(answer[4:])
+    sock.settimeout(None)
+    return sock, pid
 
 
 def main(argv: list[str]) -> int:
-    path, real, rest = argv[0], argv[1], argv[2:]
-    taken = hand_over(path, rest)
+    path, real, seconds, rest = argv[0], argv[1], float(argv[2]), argv[3:]
+    taken = hand_over(path, rest, seconds)
     if taken is None:
         fallback(real, rest)
         return 127

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -135,7 +136,7 @@ def _alive(pid: int) -> bool:
 
 def test_without_a_server_the_launcher_is_a_fresh_interpreter(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-I", "-S", str(LAUNCHER), str(tmp_path / "no-such-socket"),
-                           sys.executable, "-u", "-c", "import sys; print('fresh', 'pytest' in sys.modules)"],
+                           sys.executable, "60", "-u", "-c", "import sys; print('fresh', 'pytest' in sys.modules)"],
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0 and done.stdout.split() == [b"fresh", b"False"]
 
@@ -235,3 +236,44 @@ def test_a_killed_run_leaves_no_socket_directory_behind(tmp_path: Path) -> None:
     finally:
         mine.close()
     assert not mine.folder.exists()
+
+
+def test_a_server_too_slow_to_answer_is_not_waited_for_and_never_starts_the_worker_twice(tmp_path: Path) -> None:
+    stalled = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)  # listens, but takes its time
+    stalled.bind(str(tmp_path / "sock"))
+    stalled.listen(8)
+    start = time.monotonic()
+    out = tmp_path / "out"
+    with out.open("wb") as fh:  # a file: the request in the socket's queue holds copies of the stdio
+        code = subprocess.call([sys.executable, "-I", "-S", str(LAUNCHER), str(tmp_path / "sock"), sys.executable,
+                                "1", "-u", "-c", "print('fresh')"], stdout=fh, timeout=60)
+    assert code == 0 and out.read_bytes() == b"fresh\n" and time.monotonic() - start < 30
+    conn, _ = stalled.accept()  # the server gets to the request at last: the launcher no longer confirms
+    with conn:
+        conn.settimeout(10)
+        data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+        for fd in fds:
+            os.close(fd)
+        assert data  # the request was sent
+        with contextlib.suppress(BrokenPipeError):
+            conn.sendall(b"pid 12345\n")
+        assert conn.recv(3) == b""
+    stalled.close()
+
+
+def test_a_worker_whose_launcher_does_not_confirm_never_runs(server: ForkServer, tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    body = json.dumps({"argv": ["-u", "-c", f"open({str(marker)!r}, 'w')"], "cwd": "/", "env": {},
+                       "umask": 0o22}).encode()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(str(server.socket_path))
+        socket.send_fds(sock, [len(body).to_bytes(8, "big") + body], [0, 1, 2])
+        sock.settimeout(20)
+        answer = sock.recv(64)
+        assert answer.startswith(b"pid ")
+    child = int(answer[4:])  # closed without "ok": the launcher gave up
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child) and not marker.exists()
+    assert launch(server, "print('still serving')").stdout == b"still serving\n"
