@@ -17,31 +17,17 @@ compared). `--hwrepair-worker-start exec` turns the server off.
 from __future__ import annotations
 
 import contextlib
-import gc
-import io
-import json
 import os
-import selectors
 import shlex
 import shutil
-import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
-import types
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 LAUNCHER = Path(__file__).with_name("forkserver_launch.py")
 PREFIX = "hwrepair-forkserver-"
-REQUEST_LIMIT = 16 << 20
-REQUEST_SECONDS = 5.0
-# Plugins whose modules the server imports, under the rewriting hook: their import does nothing that
-# depends on being a worker. Other plugins load in each worker as usual.
-PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin")
 # The server's first lines: pytest's rewriting hook goes in before anything of the plugin is imported, with
 # every installed plugin's modules marked as a worker marks them, so what the server imports is what a
 # worker would have imported (else pytest warns in each worker that a module was imported unrewritten).
@@ -57,11 +43,9 @@ try:
 except Exception as exc:
     print(f"hwrepair fork server: not serving: {type(exc).__name__}: {exc}", file=sys.stderr)
     raise SystemExit(0)
-import pytest_hwrepair.forkserver as server
+import pytest_hwrepair.forkserver_process as server
 raise SystemExit(server.main(sys.argv[1:], hook))
 """
-# The command lines execnet gives a popen worker's interpreter that the server can stand in for.
-BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
 
 
 class ForkServer:
@@ -139,252 +123,4 @@ def use_for_workers(tx: list[str] | None, server: ForkServer) -> list[str] | Non
     return [spec] * len(tx)
 
 
-# --- the server process ---------------------------------------------------------------------------
-
-@dataclass
-class Request:
-    """A worker to start: the launcher's interpreter arguments, place, environment and stdio."""
-
-    argv: list[str]
-    cwd: str
-    env: dict[str, str]
-    umask: int
-    fds: list[int]
-
-    def code(self) -> str | None:
-        """The `-c` program execnet gives its worker, when the flags before it are ones this server knows."""
-        if len(self.argv) < 2 or self.argv[-2] != "-c" or set(self.argv[:-2]) not in BOOTSTRAP_FLAGS:
-            return None
-        return self.argv[-1]
-
-
-def preload(paths: list[str], hook: Any) -> None:
-    """Import pytest, the plugin and its dependencies as a worker would, under pytest's rewriting `hook` (BOOT
-    installed it), then read the case files under `paths`. Raises if a module pytest would rewrite got
-    imported without the hook."""
-    try:
-        import execnet  # noqa: F401
-        import pytest  # noqa: F401
-
-        import pytest_hwrepair.plugin  # noqa: F401
-        for name in PLUGINS:
-            with contextlib.suppress(ImportError):
-                __import__(name)
-    finally:
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(hook)
-    unhooked = [name for name in sorted(hook._must_rewrite) if name in sys.modules
-                and not isinstance(sys.modules[name].__loader__, type(hook))]
-    if unhooked:
-        raise RuntimeError(f"imported without pytest's rewriting hook: {', '.join(unhooked)}")
-    from . import loading
-    loading.preload_cases(paths)
-    import threading
-    if threading.active_count() != 1:  # a fork copies only the forking thread: never fork a process with others
-        raise RuntimeError(f"{threading.active_count()} threads after the imports")
-
-
-def serve(listener: socket.socket, control: int) -> Request | None:
-    """Fork a worker per accepted request until the controller closes `control` and the last worker ends.
-    Returns only in a forked child: the request it is to become."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is for the workers and the controller
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_r, False)
-    os.set_blocking(wake_w, False)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    signal.set_wakeup_fd(wake_w)
-    sel = selectors.DefaultSelector()
-    sel.register(listener, selectors.EVENT_READ, "accept")
-    sel.register(control, selectors.EVENT_READ, "control")
-    sel.register(wake_r, selectors.EVENT_READ, "reap")
-    children: dict[int, socket.socket] = {}
-    accepting = True
-    while accepting or children:
-        for key, _ in sel.select():
-            if key.data == "accept":
-                child = _accept(listener, sel, children)
-                if child is not None:  # wake_r went with the other registered ends
-                    os.close(wake_w)
-                    return child
-            elif key.data == "control":
-                if not os.read(control, 64):
-                    accepting = False
-                    sel.unregister(listener)
-                    sel.unregister(control)
-                    listener.close()
-            elif key.data == "reap":
-                with contextlib.suppress(BlockingIOError):
-                    while os.read(wake_r, 256):
-                        pass
-                _reap(sel, children)
-            else:  # a launcher's end: it never writes, so readable means it is gone (killed): so is its worker
-                pid = key.data
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                sel.unregister(key.fileobj)
-    return None
-
-
-def _accept(listener: socket.socket, sel: selectors.BaseSelector,
-            children: dict[int, socket.socket]) -> Request | None:
-    try:
-        conn, _ = listener.accept()
-    except OSError:
-        return None
-    request = None
-    try:
-        if _peer_uid(conn) == os.getuid():  # only this user's processes get a process of this user
-            request = _read_request(conn)
-        if request is None or request.code() is None:
-            conn.close()
-            if request is not None:
-                for fd in request.fds:
-                    os.close(fd)
-            return None
-    except OSError:
-        conn.close()
-        return None
-    go_r, go_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(go_w)
-        return _become(request, go_r, sel, conn)
-    os.close(go_r)
-    for fd in request.fds:
-        os.close(fd)
-    try:  # the child begins once the launcher confirms: a launcher that gave up has become the worker itself
-        conn.sendall(b"pid %d\n" % pid)
-        conn.settimeout(REQUEST_SECONDS)
-        if conn.recv(3) != b"ok\n":
-            raise OSError("the launcher did not confirm")
-        conn.settimeout(None)
-        os.write(go_w, b"g")
-    except OSError:  # the child ends unstarted
-        os.kill(pid, signal.SIGKILL)
-    finally:
-        os.close(go_w)
-    children[pid] = conn
-    sel.register(conn, selectors.EVENT_READ, pid)
-    return None
-
-
-def _read_request(conn: socket.socket) -> Request | None:
-    conn.settimeout(REQUEST_SECONDS)
-    data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
-    if len(fds) != 3 or len(data) < 8:
-        for fd in fds:
-            os.close(fd)
-        return None
-    size = int.from_bytes(data[:8], "big")
-    body = data[8:]
-    while len(body) < size <= REQUEST_LIMIT:
-        chunk = conn.recv(min(1 << 20, size - len(body)))
-        if not chunk:
-            break
-        body += chunk
-    conn.settimeout(None)
-    request = _parse(body, fds) if len(body) == size else None
-    if request is None:
-        for fd in fds:
-            os.close(fd)
-    return request
-
-
-def _parse(body: bytes, fds: list[int]) -> Request | None:
-    try:
-        raw = json.loads(body)
-        argv, cwd, env, umask = raw["argv"], raw["cwd"], raw["env"], raw["umask"]
-    except (TypeError, KeyError, ValueError):
-        return None
-    if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and isinstance(cwd, str)
-            and isinstance(env, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
-            and isinstance(umask, int) and 0 <= umask <= 0o777):
-        return None
-    return Request(argv, cwd, env, umask, fds)
-
-
-def _reap(sel: selectors.BaseSelector, children: dict[int, socket.socket]) -> None:
-    while children:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        conn = children.pop(pid, None)
-        if conn is None:
-            continue
-        with contextlib.suppress(KeyError, ValueError):
-            sel.unregister(conn)
-        with contextlib.suppress(OSError):
-            conn.sendall(b"exit %d\n" % os.waitstatus_to_exitcode(status))
-        conn.close()
-
-
-def _become(request: Request, go: int, sel: selectors.BaseSelector, conn: socket.socket) -> Request:
-    """In the forked child: drop the server's ends, wait for the go, then take the launcher's place."""
-    for key in list(sel.get_map().values()):
-        obj = key.fileobj
-        if isinstance(obj, socket.socket):
-            obj.close()
-        elif isinstance(obj, int):
-            with contextlib.suppress(OSError):
-                os.close(obj)
-    sel.close()
-    conn.close()
-    signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    if os.read(go, 1) != b"g":  # the server could not tell the launcher: end before touching its pipes
-        os._exit(1)
-    os.close(go)
-    for target, fd in enumerate(request.fds):
-        os.dup2(fd, target)
-        os.close(fd)
-    os.chdir(request.cwd)
-    os.umask(request.umask)
-    os.environ.clear()
-    os.environ.update(request.env)
-    return request
-
-
-def run_worker(request: Request) -> None:
-    """Be `python -u [-B] -c CODE` from here on."""
-    code = request.code()
-    assert code is not None
-    sys.dont_write_bytecode = "-B" in request.argv or bool(request.env.get("PYTHONDONTWRITEBYTECODE"))
-    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
-    sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=True, line_buffering=True)
-    sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), write_through=True, line_buffering=True,
-                                  errors="backslashreplace")
-    sys.argv = ["-c"]
-    main = types.ModuleType("__main__")
-    main.__dict__["__builtins__"] = __builtins__
-    sys.modules["__main__"] = main
-    exec(compile(code, "<string>", "exec"), main.__dict__)
-
-
-def main(argv: list[str], hook: Any) -> int:
-    listener = socket.socket(fileno=int(argv[0]))
-    control = int(argv[1])
-    try:
-        preload(argv[2:], hook)
-    except Exception as exc:
-        print(f"hwrepair fork server: not serving: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 0
-    # What the server imported stays as it is in every worker: the collector neither walks it there (time)
-    # nor writes to it (copied pages).
-    gc.freeze()
-    request = serve(listener, control)
-    if request is None:
-        return 0
-    gc.enable()
-    run_worker(request)
-    return 0
-
-
-def _peer_uid(sock: socket.socket) -> int:
-    return int(struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))[1])
-
-
-__all__ = ["ForkServer", "use_for_workers"]
+__all__ = ["BOOT", "LAUNCHER", "ForkServer", "use_for_workers"]

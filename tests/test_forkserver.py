@@ -84,7 +84,8 @@ def _servers_of(folder: Path) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         try:
-            if (entry.name.isdigit() and b"pytest_hwrepair.forkserver" in (entry / "cmdline").read_bytes()
+            if (entry.name.isdigit() and int(entry.name) != os.getpid()  # this test may run in a forked worker
+                    and b"pytest_hwrepair.forkserver" in (entry / "cmdline").read_bytes()
                     and os.readlink(entry / "cwd") == str(folder)):
                 found.append(int(entry.name))
         except OSError:
@@ -202,7 +203,7 @@ def test_only_plain_local_workers_go_through_the_server(server: ForkServer) -> N
 def test_a_module_pytest_would_rewrite_imported_early_means_no_server() -> None:
     boot = BOOT.split("import pytest_hwrepair.forkserver")[0]  # the hook in, every plugin marked
     code = (f"{boot}sys.meta_path.remove(hook)\nimport xdist\nsys.meta_path.insert(0, hook)\n"
-            "from pytest_hwrepair.forkserver import preload\npreload([], hook)\n")
+            "from pytest_hwrepair.forkserver_process import preload\npreload([], hook)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode != 0 and "imported without pytest's rewriting hook: xdist" in done.stderr
 
