@@ -278,3 +278,25 @@ def test_a_worker_whose_launcher_does_not_confirm_never_runs(server: ForkServer,
         time.sleep(0.05)
     assert not _alive(child) and not marker.exists()
     assert launch(server, "print('still serving')").stdout == b"still serving\n"
+
+
+def test_a_request_that_stops_half_way_keeps_nothing_of_its_caller_open(server: ForkServer) -> None:
+    read_end, write_end = os.pipe()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(str(server.socket_path))
+        socket.send_fds(sock, [(1000).to_bytes(8, "big") + b'{"argv": '], [write_end, write_end, write_end])
+        os.close(write_end)
+        sock.settimeout(30)
+        assert sock.recv(64) == b""  # refused once the rest does not come
+    os.set_blocking(read_end, False)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            assert os.read(read_end, 1) == b""  # every copy of the write end is closed, the server's too
+            break
+        except BlockingIOError:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the server still holds the caller's pipe")
+    os.close(read_end)
+    assert launch(server, "print('still serving')").stdout == b"still serving\n"
