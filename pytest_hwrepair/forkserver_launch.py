@@ -20,6 +20,10 @@ import socket
 import sys
 
 FORWARDED = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+# Signals whose ignored disposition an interpreter started here would inherit (a run started in the background
+# of a script ignores SIGINT): the worker gets the same.
+INHERITED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGUSR1,
+             signal.SIGUSR2, signal.SIGALRM)
 
 
 def fallback(real: str, rest: list[str]) -> None:
@@ -41,7 +45,9 @@ def hand_over(path: str, rest: list[str], seconds: float) -> tuple[socket.socket
     child starts only after this process confirms, so a worker never starts twice."""
     umask = os.umask(0)
     os.umask(umask)
-    body = json.dumps({"argv": rest, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
+    ignored = [int(n) for n in INHERITED if signal.getsignal(n) == signal.SIG_IGN]
+    body = json.dumps({"argv": rest, "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
+                       "ignored": ignored}).encode()
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(seconds)

@@ -28,6 +28,9 @@ REQUEST_SECONDS = 5.0
 PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin")
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
+# Signals a worker gets as its launcher had them (forkserver_launch.INHERITED).
+INHERITED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGUSR1,
+             signal.SIGUSR2, signal.SIGALRM)
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Request:
     env: dict[str, str]
     umask: int
     fds: list[int]
+    ignored: tuple[int, ...] = ()  # signals the launcher had ignored, as a fresh interpreter would inherit them
 
     def code(self) -> str | None:
         """The `-c` program execnet gives its worker, when the flags before it are ones this server knows."""
@@ -185,14 +189,15 @@ def _read_request(conn: socket.socket) -> Request | None:
 def _parse(body: bytes, fds: list[int]) -> Request | None:
     try:
         raw = json.loads(body)
-        argv, cwd, env, umask = raw["argv"], raw["cwd"], raw["env"], raw["umask"]
-    except (TypeError, KeyError, ValueError):
+        argv, cwd, env, umask, ignored = raw["argv"], raw["cwd"], raw["env"], raw["umask"], raw.get("ignored", [])
+    except (TypeError, KeyError, ValueError, AttributeError):
         return None
     if not (isinstance(argv, list) and all(isinstance(a, str) for a in argv) and isinstance(cwd, str)
             and isinstance(env, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
-            and isinstance(umask, int) and 0 <= umask <= 0o777):
+            and isinstance(umask, int) and 0 <= umask <= 0o777 and isinstance(ignored, list)
+            and all(isinstance(n, int) and n in INHERITED for n in ignored)):
         return None
-    return Request(argv, cwd, env, umask, fds)
+    return Request(argv, cwd, env, umask, fds, tuple(ignored))
 
 
 def _reap(sel: selectors.BaseSelector, children: dict[int, socket.socket]) -> None:
@@ -225,8 +230,9 @@ def _become(request: Request, go: int, sel: selectors.BaseSelector, conn: socket
     sel.close()
     conn.close()
     signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in INHERITED:  # as a fresh interpreter started by the launcher would have them
+        default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+        signal.signal(signum, signal.SIG_IGN if signum in request.ignored else default)
     if os.read(go, 1) != b"g":  # the server could not tell the launcher: end before touching its pipes
         os._exit(1)
     os.close(go)
