@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -42,8 +43,10 @@ def run(sandbox: LocalSandbox, ws: Path, cmd: str, timeout: float = 5, **limits:
 
 
 def surviving(marker: str) -> list[str]:
+    """Processes whose command line holds `marker` as a whole ("sleep 30", not another job's "sleep 300")."""
     out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
-    return [line for line in out.splitlines() if marker in line and "ps -eo" not in line]
+    pattern = re.compile(re.escape(marker) + r"(?!\d)")
+    return [line for line in out.splitlines() if pattern.search(line) and "ps -eo" not in line]
 
 
 def test_sleeping_forever_times_out_and_leaves_nothing(sandbox: LocalSandbox, tmp_path: Path) -> None:
