@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ import pytest
 
 from pytest_hwrepair.sandbox import spawn as spawning
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.cgroup import Cgroups
+from pytest_hwrepair.sandbox.cgroup import Cgroups, StepGroup
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.sandbox.slots import Slots
 
@@ -219,6 +220,24 @@ def test_a_step_that_cannot_be_confined_never_runs(sandbox: LocalSandbox, tmp_pa
     with pytest.raises(spawning.SandboxError, match="could not be put under its limits"):
         run(sandbox, tmp_path / "ws", f"echo escaped > {marker}; sleep 77")
     assert not marker.exists() and surviving("sleep 77") == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or Cgroups().kind != "v1" or spawning.SETPRIV is None,
+                    reason="the gate moves itself into cgroup v1 groups")
+def test_a_gate_that_cannot_move_itself_into_its_group_runs_nothing(sandbox: LocalSandbox, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    marker = tmp_path / "ran"
+    create = Cgroups._create
+
+    def unjoinable(self: Cgroups, memory: int, processes: int) -> StepGroup | None:
+        group = create(self, memory, processes)
+        assert group is not None and group.self_attach
+        return dataclasses.replace(group, self_attach=(*group.self_attach, tmp_path / "gone" / "tasks"))
+
+    monkeypatch.setattr(Cgroups, "_create", unjoinable)
+    with pytest.raises(spawning.SandboxError, match="did not start the step"):
+        run(sandbox, tmp_path / "ws", f"echo escaped > {marker}; sleep 78")
+    assert not marker.exists() and surviving("sleep 78") == []
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or Cgroups().kind == "none", reason="needs a writable cgroup hierarchy")

@@ -1,11 +1,12 @@
 """Starting a step's first process under its limits.
 
 Through a shell gate where setpriv is installed: the first process waits on its stdin, a pipe, while the
-harness moves it into the step's cgroup and sets its rlimits (prlimit), then drops to the step's uid and
-becomes the step. No Python runs between fork and exec, so Popen can use vfork: a worker's fork (its page
-tables copied, Python touching its heap in the child) costs milliseconds a step. Without setpriv, the uid
-drop runs between fork and exec as before. Either way nothing of the step runs before it is in its group,
-under its limits, with address-space randomisation off (DESIGN §7).
+harness sets its rlimits (prlimit) and, on cgroup v2, moves it into the step's cgroup; on v1 it moves
+itself (no global lock for a thread moving itself), then drops to the step's uid and becomes the step. No
+Python runs between fork and exec, so Popen can use vfork: a worker's fork (its page tables copied, Python
+touching its heap in the child) costs milliseconds a step. Without setpriv, the uid drop runs between fork
+and exec as before. Either way nothing of the step runs before it is in its group, under its limits, with
+address-space randomisation off (DESIGN §7).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from .base import Limits
 from .cgroup import StepGroup
 
 ADDR_NO_RANDOMIZE = 0x0040000
-# A step's first process: it waits for the harness to put it in its cgroup and under its rlimits (a line on
-# stdin), then becomes the step with stdin closed to /dev/null.
+# A step's first process: it waits for the harness to put it under its rlimits (and, on cgroup v2, in its
+# cgroup) with a line on stdin; on cgroup v1 it moves itself into the N groups whose `tasks` files follow N
+# (nothing runs if one refuses), then becomes the step with stdin closed to /dev/null.
 GATE_SHELL = "/bin/sh"
-GATE = 'read -r go && [ "$go" = go ] || exit 125; exec "$@" </dev/null'
+GATE = ('read -r go && [ "$go" = go ] || exit 125; n=$1; shift; '
+        'while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@" </dev/null')
 SETPRIV = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
 
 
@@ -79,7 +82,8 @@ def _gated(cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeou
     """Start a step through the shell gate; the address randomisation is turned off for this thread's
     children only (a personality is a thread's)."""
     gate_r, gate_w = os.pipe()
-    argv = [*(_setpriv(uid) if uid is not None else []), *cmd]
+    moves = [str(f) for f in group.self_attach] if group is not None else []
+    argv = [str(len(moves)), *moves, *(_setpriv(uid) if uid is not None else []), *cmd]
     try:
         with _no_randomisation():
             proc = subprocess.Popen(
@@ -92,7 +96,7 @@ def _gated(cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeou
     finally:
         os.close(gate_r)
     try:
-        if group is not None:
+        if group is not None and not group.self_attach:
             group.attach(proc.pid)
         for which, values in _rlimits(limits, timeout, uid):
             resource.prlimit(proc.pid, which, values)
