@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .process import alive
+
 LAUNCHER = Path(__file__).with_name("forkserver_launch.py")
 PREFIX = "hwrepair-forkserver-"
 # The server's first lines: pytest's rewriting hook goes in before anything of the plugin is imported, with
@@ -111,16 +113,21 @@ def _remove_stale() -> None:
     for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}*-*"):
         owner = folder.name[len(PREFIX):].split("-")[0]
         with contextlib.suppress(OSError):
-            if owner.isdigit() and folder.stat().st_uid == os.getuid() and not Path(f"/proc/{owner}").exists():
+            if owner.isdigit() and folder.stat().st_uid == os.getuid() and not alive(int(owner)):
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def plain_local(tx: list[str] | None) -> bool:
+    """Whether every worker of this `--tx` list is a plain local `popen` one (what the server stands in for)."""
+    return bool(tx) and all(t == "popen" for t in tx or ())
 
 
 def use_for_workers(tx: list[str] | None, server: ForkServer) -> list[str] | None:
     """The `--tx` list with every plain local worker started through the server; None to leave it alone."""
     spec = server.spec()
-    if not tx or spec is None or any(t != "popen" for t in tx):
+    if spec is None or not plain_local(tx):
         return None
-    return [spec] * len(tx)
+    return [spec] * len(tx or ())
 
 
-__all__ = ["BOOT", "LAUNCHER", "ForkServer", "use_for_workers"]
+__all__ = ["BOOT", "LAUNCHER", "ForkServer", "plain_local", "use_for_workers"]

@@ -21,6 +21,8 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .forkserver_launch import INHERITED
+
 REQUEST_LIMIT = 16 << 20
 REQUEST_SECONDS = 5.0
 # Plugins whose modules the server imports, under the rewriting hook: their import does nothing that
@@ -28,9 +30,6 @@ REQUEST_SECONDS = 5.0
 PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin")
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
-# Signals a worker gets as its launcher had them (forkserver_launch.INHERITED).
-INHERITED = (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP, signal.SIGCHLD, signal.SIGUSR1,
-             signal.SIGUSR2, signal.SIGALRM)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import Any, Literal
 import pytest
 
 from .fixers import Fixer, FixerError
-from .forkserver import ForkServer, use_for_workers
+from .forkserver import ForkServer, plain_local, use_for_workers
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import SELECTED_KEY, LastFailed
@@ -90,7 +90,7 @@ def _fork_workers(config: pytest.Config, settings: Settings) -> None:
             or config.getoption("collectonly", False)):
         return
     tx = config.getoption("tx", None)
-    if not tx or any(t != "popen" for t in tx):
+    if not plain_local(tx):
         return
     server = ForkServer.start([str(a) for a in config.args])
     if server is None:

@@ -23,6 +23,17 @@ def signal_of(returncode: int | None) -> int | None:
     return returncode - 128 if 128 < returncode < 160 else None
 
 
+def alive(pid: int) -> bool:
+    """Whether a process with this pid exists (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
     """Signal a whole process group; one that has already gone is no error."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

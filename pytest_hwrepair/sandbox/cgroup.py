@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..process import alive
+
 ROOT = Path("/sys/fs/cgroup")
 PREFIX = "hwrepair-"
 _counter = itertools.count()
@@ -221,19 +223,9 @@ def remove_stale(cgroups: Cgroups) -> None:
         assert parent is not None
         for folder in parent.glob(f"{PREFIX}*-*"):
             owner = folder.name[len(PREFIX):].split("-")[0]
-            if owner.isdigit() and not _alive(int(owner)):
+            if owner.isdigit() and not alive(int(owner)):
                 with contextlib.suppress(OSError):
                     folder.rmdir()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _warn_once() -> None:
