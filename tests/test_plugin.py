@@ -323,7 +323,8 @@ type = "BUF"
 find = "int s = 0;"
 replace = "char s = 0;"
 """
-    toml = toml.replace("-o prog", "-o hostileprog").replace('run = "./prog"', 'run = "./hostileprog"')
+    name = f"hostileprog{os.getpid()}"  # its own name: the other variant of this test may run beside it
+    toml = toml.replace("-o prog", f"-o {name}").replace('run = "./prog"', f'run = "./{name}"')
     write_case(demo_pytester.path, "sum", {"case.toml": toml, "sum.c": SUM_C})
     (agent_dir / "programs.json").write_text(json.dumps(HOSTILE))
     (agent_dir / "agent.py").write_text(HOSTILE_AGENT)
@@ -341,7 +342,7 @@ replace = "char s = 0;"
     assert cats["BUF-01"] in ("test_fail", "runtime_crash")  # no network: connect fails
     assert time.monotonic() - start < 120
     ps = subprocess.run(["ps", "-eo", "user,args"], capture_output=True, text=True, check=True).stdout
-    assert "hostileprog" not in ps
+    assert name not in ps
 
 
 def test_gates_scoped_to_one_fixer_make_the_two_sided_check(demo_pytester: pytest.Pytester) -> None:

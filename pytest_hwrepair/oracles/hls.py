@@ -14,7 +14,8 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from ..cases import MAX_TOLERANCE, Case, OracleSpec, compile_regex, path_problem
-from ..sandbox.base import Execution, Sandbox
+from ..sandbox.base import Command, Execution, Sandbox
+from ..sandbox.batch import run_commands
 from ..verdict import Category, Verdict
 from .base import OracleContext, OracleKind, step_failure, typed_spec
 from .hls_golden import GoldenError, Step, golden_outputs
@@ -78,8 +79,11 @@ class BuildRunOracle:
     def _check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
         ran: Execution | None = None
-        for stage, argv in (("build", self.spec.build), (RUN, self.spec.run)):
-            ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=self.ctx.limits)
+        stages = (("build", self.spec.build or ""), (RUN, self.spec.run or ""))
+        # One batch: the run's output stays in the workspace, where `judge` reads it.
+        done = run_commands(sandbox, workspace, [Command(argv) for _, argv in stages], timeout=self.spec.timeout,
+                            limits=self.ctx.limits)
+        for (stage, _), ex in zip(stages, done):
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
             if failure is not None:

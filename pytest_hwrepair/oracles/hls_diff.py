@@ -22,7 +22,7 @@ from ..sandbox.base import Sandbox
 from ..verdict import CaseError, Category, Verdict
 from .base import OracleContext, OracleKind, step_failure, typed_spec
 from .hls import BuildRunSpec
-from .hls_golden import GoldenError, Step, StepResult, golden_outputs, run_step, sanitized_build, sanitizer_report
+from .hls_golden import GoldenError, Step, StepResult, golden_outputs, run_steps, sanitized_build, sanitizer_report
 from .hls_outputs import compare_outputs
 
 KIND = "hls-diff"
@@ -133,12 +133,15 @@ class HlsDiffOracle:
         except GoldenError as exc:
             return Verdict.error(str(exc))
         durations: dict[str, float] = {"build": 0.0, "run": 0.0}
-        for count, step in enumerate(steps, 1):
-            result = run_step(workspace, step, sandbox, self.spec.timeout, self.ctx.limits)
+        ran = run_steps(workspace, steps, sandbox, self.spec.timeout, self.ctx.limits)
+        count = 0
+        for count, (step, result) in enumerate(zip(steps, ran), 1):
             durations["build" if step.output is None else "run"] += result.ex.duration
             failure = self._failure(step, result, golden)
             if failure is not None:
                 return _done(failure, durations, count, step.label)
+        if count != len(steps):  # a pass needs every step's result
+            return Verdict.error(f"the sandbox gave results for {count} of {len(steps)} steps")
         return _done(Verdict.ok(self._passed()), durations, len(steps), None)
 
     def _passed(self) -> str:

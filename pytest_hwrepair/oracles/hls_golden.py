@@ -9,13 +9,16 @@ never sees them and only its own builds and runs cost time.
 from __future__ import annotations
 
 import json
+import tempfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..cases import Case
-from ..sandbox.base import Execution, Limits, Sandbox
-from .base import OracleContext, cached_text, content_hash, populate, resolve_asset, scratch_workspace
-from .hls_outputs import Output, output_file, read_output, remove_stale
+from ..sandbox.base import Command, Execution, Limits, Sandbox
+from ..sandbox.batch import run_commands
+from .base import OracleContext, cached_text, content_hash, populate, remove_tree, resolve_asset, scratch_workspace
+from .hls_outputs import Output, output_file, read_output
 
 SANITIZE_FLAGS = "-fsanitize=address,undefined -fno-sanitize-recover=all"
 # Set in the step's own command line, after anything the candidate's code could set as defaults:
@@ -53,17 +56,43 @@ class StepResult:
     output: Output | None
 
 
-def run_step(workspace: Path, step: Step, sandbox: Sandbox, timeout: float, limits: Limits) -> StepResult:
-    """Run a step in a workspace; a stale copy of its output file is removed first."""
-    name = output_file(step.output) if step.output else None
-    if name is not None:
-        remove_stale(workspace, name)
-    if step.sanitized:
-        limits = replace(limits, memory=0)  # the shadow memory needs a huge reservation
-    ex = sandbox.run(workspace, step.command, timeout=timeout, limits=limits)
-    if not ex.ok or step.output is None:
-        return StepResult(ex, None)
-    return StepResult(ex, read_output(workspace, step.output, ex))
+def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout: float,
+              limits: Limits) -> Iterator[StepResult]:
+    """Run steps in turn in a workspace, each for at most `timeout`, yielding each one's result; a stale copy
+    of a step's output file is removed before it runs.
+
+    Consecutive steps under the same limits run as one batch (one closed step where the sandbox can, see
+    sandbox/batch.py); a batch ends at its first failing step, and the steps after it never run. The
+    caller stops iterating at a result it rejects (an output that differs): no later batch starts."""
+    index = 0
+    while index < len(steps):
+        sanitized = steps[index].sanitized
+        group = [steps[index]]
+        while index + len(group) < len(steps) and steps[index + len(group)].sanitized == sanitized:
+            group.append(steps[index + len(group)])
+        index += len(group)
+        results = _run_group(workspace, group, sandbox, timeout,
+                             replace(limits, memory=0) if sanitized else limits)  # the shadow memory's reservation
+        yield from results
+        if len(results) < len(group) or not results[-1].ex.ok:
+            return
+
+
+def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: float,
+               limits: Limits) -> list[StepResult]:
+    kept = Path(tempfile.mkdtemp(prefix=".hwrepair-kept-", dir=workspace.parent))
+    try:
+        commands = [Command(step.command, output_file(step.output) if step.output else None) for step in group]
+        done = run_commands(sandbox, workspace, commands, timeout=timeout, limits=limits, kept=kept)
+        results: list[StepResult] = []
+        for number, (step, ex) in enumerate(zip(group, done), 1):
+            if not ex.ok or step.output is None:
+                results.append(StepResult(ex, None))
+            else:
+                results.append(StepResult(ex, read_output(kept / str(number), step.output, ex)))
+        return results
+    finally:
+        remove_tree(kept)
 
 
 def sanitizer_report(ex: Execution) -> str | None:
@@ -107,13 +136,15 @@ def _run_golden(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[S
     outputs: dict[str, str] = {}
     with scratch_workspace("hwrepair-golden-") as ws:
         populate(ws, case, {n: case.files[n] for n in case.model.sources})
-        for step in steps:
-            result = run_step(ws, step, sandbox, timeout, ctx.limits)
+        ran = 0
+        for step, result in zip(steps, run_steps(ws, steps, sandbox, timeout, ctx.limits)):
+            ran += 1
             problem = _golden_problem(step, result)
             if problem is not None:
                 raise GoldenError(f"{case.path}: the golden sources fail {step.label} `{step.argv}`: {problem}")
             if result.output is not None:
                 outputs[step.label] = result.output.text
+        assert ran == len(steps), "every golden step ran"
     return outputs
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import errno
 import math
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,28 +45,6 @@ def read_output(workspace: Path, compare: str, ex: Execution, cap: int = READ_CA
     if got.truncated:
         return Output(problem=f"output file {name!r} is larger than the {cap >> 20} MiB read cap")
     return Output(got.text)
-
-
-def remove_stale(workspace: Path, name: str) -> None:
-    """Delete `workspace/name` before a run writes it, without following any link on the way."""
-    parts = Path(name).parts
-    fd = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        for part in parts[:-1]:
-            try:
-                nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
-            except OSError:
-                return  # no such directory (or not a real one): nothing of ours to remove
-            os.close(fd)
-            fd = nxt
-        try:
-            os.unlink(parts[-1], dir_fd=fd)
-        except OSError as exc:
-            # A directory in its place stays; reading it later is refused.
-            if exc.errno not in (errno.ENOENT, errno.EISDIR, errno.EPERM, errno.ENOTDIR):
-                raise
-    finally:
-        os.close(fd)
 
 
 def show(token: str) -> str:

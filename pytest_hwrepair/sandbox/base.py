@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,3 +55,19 @@ class Sandbox(Protocol):
     name: str
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One command of a batch; `keep` names a workspace file that is its output (`file:NAME` checks)."""
+
+    argv: str
+    keep: str | None = None
+
+
+@runtime_checkable
+class BatchSandbox(Protocol):
+    """A sandbox that can run several commands of one workspace in one closed step (optional)."""
+
+    def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                  kept: Path | None = None) -> list[Execution]: ...

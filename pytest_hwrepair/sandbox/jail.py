@@ -47,6 +47,50 @@ cd "$2" 2>/dev/null && tar -c -f - . >&"$5" 2>/dev/null
 exit $rc
 """
 
+# A batch of commands in one closed step:
+# `bash -c BATCH_LAUNCHER name "" WORKDIR kill IN OUT SECONDS MARK CMD KEEP CMD KEEP ...`.
+# Each command runs as a single step's would (stdin /dev/null, OUT closed, at most SECONDS, then whatever it
+# left running is killed and /tmp emptied). Its stdout and stderr go to the step's own, each followed by
+# the separator RS "hwrepair:" MARK RS once nothing of the command is left to write more; after it, its KEEP
+# file (when named) is moved aside to RECORDS/N.keep before the next command could overwrite it, and
+# RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
+# back inside the workspace archive; the harness takes them out before the workspace is replaced.
+RECORDS = ".hwrepair-steps"
+SEPARATOR = "\x1ehwrepair:{}\x1e"
+BATCH_LAUNCHER = r"""
+cd "$2" || exit 125
+tar -x -f - --no-same-owner <&"$4" 2>/dev/null || exit 125
+eval "exec $4<&-"
+w=$2 mode=$3 out=$5 t=$6 mark=$7 r=$2/""" + RECORDS + r"""
+shift 7
+if [ -e "$r" ] || [ -L "$r" ]; then rm -rf -- "$r" || exit 125; fi
+mkdir -- "$r" || exit 125
+printf U >&"$out"
+shopt -s nullglob dotglob
+i=0
+while [ $# -ge 2 ]; do
+  cmd=$1 keep=$2
+  shift 2
+  i=$((i + 1))
+  if [ -n "$keep" ]; then rm -f -- "$keep" 2>/dev/null; fi
+  s=$EPOCHREALTIME
+  eval 'timeout -s KILL "$t" /bin/sh -c "$cmd" </dev/null '"$out"'>&-'
+  rc=$?
+  e=$EPOCHREALTIME
+  if [ "$mode" = kill ]; then kill -KILL -1 2>/dev/null; kill -KILL -1 2>/dev/null; fi
+  printf '\036hwrepair:%s\036' "$mark"
+  printf '\036hwrepair:%s\036' "$mark" >&2
+  cd "$w" 2>/dev/null || break
+  if [ -n "$keep" ] && { [ -e "$keep" ] || [ -L "$keep" ]; }; then mv -fT -- "$keep" "$r/$i.keep" 2>/dev/null; fi
+  printf '%s %s %s\n' "$rc" "$s" "$e" >"$r/$i.rc" 2>/dev/null || break
+  [ "$rc" = 0 ] || break
+  junk=(/tmp/*)
+  if [ ${#junk[@]} -gt 0 ]; then rm -rf -- "${junk[@]}" 2>/dev/null; fi
+done
+cd "$w" 2>/dev/null && tar -c -f - . >&"$out" 2>/dev/null
+exit 0
+"""
+
 
 @functools.cache
 def system_mounts() -> tuple[str, ...]:
@@ -102,8 +146,12 @@ def group(uid: int) -> bytes:
 
 
 def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: bool, work_size: int, tmp_size: int,
-               mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str]) -> list[str]:
-    """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out."""
+               mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str],
+               batch: Sequence[tuple[str, str]] | None = None, mark: str = "") -> list[str]:
+    """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out.
+
+    With `batch` ((command, kept file or ""), ...) the step runs those commands in turn instead of `argv`,
+    each for at most `timeout` seconds, their outputs separated by SEPARATOR with `mark`."""
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
     if network:
         cmd.append("--share-net")
@@ -120,7 +168,9 @@ def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: boo
         for dev in sorted(Path("/dev").glob("nvidia*")):
             cmd += ["--dev-bind", str(dev), str(dev)]
         cmd += ["--ro-bind-try", "/sys", "/sys"]
-    return [*cmd, "--chdir", WORK, *launcher_argv(argv, WORK, True, fds[2], fds[3], timeout)]
+    launcher = (launcher_argv(argv, WORK, True, fds[2], fds[3], timeout) if batch is None
+                else batch_argv(batch, mark, WORK, fds[2], fds[3], timeout))
+    return [*cmd, "--chdir", WORK, *launcher]
 
 
 def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, timeout: float) -> list[str]:
@@ -131,6 +181,13 @@ def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, 
             str(fd_out), f"{max(timeout, 0.01):.3f}"]
 
 
+def batch_argv(batch: Sequence[tuple[str, str]], mark: str, workdir: str, fd_in: int, fd_out: int,
+               timeout: float) -> list[str]:
+    """The batch launcher's command line (inside a pid namespace of its own: it kills between commands)."""
+    return ["/bin/bash", "--noprofile", "--norc", "-c", BATCH_LAUNCHER, "hwrepair-steps", "", workdir, "kill",
+            str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}", mark, *(part for pair in batch for part in pair)]
+
+
 def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:
     """The host PATH without directories a step cannot see (a virtualenv, a home directory)."""
     visible = [*(d for d in SYSTEM_DIRS if Path(d).exists()), *toolkit_dirs(), *mounts]
@@ -138,4 +195,5 @@ def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:
     return ":".join(dict.fromkeys(kept)) or "/usr/local/bin:/usr/bin:/bin"
 
 
-__all__ = ["WORK", "bwrap_argv", "group", "launcher_argv", "passwd", "sandbox_path", "system_mounts", "toolkit_dirs"]
+__all__ = ["RECORDS", "SEPARATOR", "WORK", "batch_argv", "bwrap_argv", "group", "launcher_argv", "passwd",
+           "sandbox_path", "system_mounts", "toolkit_dirs"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -11,19 +12,22 @@ import tempfile
 import threading
 import time
 import warnings
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from ..process import kill_group, signal_of, wait_exit
-from ..untrusted import truncation_marker
+from ..untrusted import UntrustedFileError, read_untrusted
 from . import jail, spawn
-from .base import Execution, Limits
+from .base import Command, Execution, Limits
+from .batch import one_by_one
 from .cgroup import Cgroups, StepGroup, remove_stale
 from .scratch import make as make_scratch
 from .slots import Slots
 from .spawn import SandboxError
-from .transfer import Accepted, CopyLimits, memfd_of, pack, receive, remove, replace_contents
+from .streams import Drain
+from .transfer import Accepted, CopyLimits, memfd_of, move_inside, pack, receive, remove, replace_contents
 
 SANDBOX_UID_BASE = 61000
 # Only these variables reach candidate code: no API keys, tokens or home-directory secrets.
@@ -33,6 +37,7 @@ FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 PACK_GRACE = 15.0
 _warned = False
+_T = TypeVar("_T")
 # One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
 # (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
 # in /tmp is held too, so a run of an older release on this machine never shares one.
@@ -64,8 +69,8 @@ class _Step:
     """The host-side ends of one running step."""
 
     proc: subprocess.Popen[bytes]
-    out: _Drain
-    err: _Drain
+    out: Drain
+    err: Drain
     back: _Receiver
     start: float
 
@@ -89,20 +94,28 @@ class LocalSandbox:
             remove_stale(self.cgroups)
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
-        if self.slots is None:
-            return self._with_uid(workdir, argv, timeout, limits)
-        with self.slots.acquire():
-            return self._with_uid(workdir, argv, timeout, limits)
+        return self._confined(lambda uid: self._run(workdir.resolve(), argv, timeout, limits, uid)[0])
 
-    def _with_uid(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
+    def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                  kept: Path | None = None) -> list[Execution]:
+        """Every command in one closed step (sandbox/batch.py); one step each without bubblewrap, whose
+        launcher cannot kill what a command left running before the next one starts."""
+        if self.bwrap is None or not commands:
+            return one_by_one(self, workdir, commands, timeout=timeout, limits=limits, kept=kept)
+        return self._confined(lambda uid: self._run(workdir.resolve(), commands[0].argv, timeout, limits, uid,
+                                                    Batch(tuple(commands), kept)))
+
+    def _confined(self, body: Callable[[int | None], _T]) -> _T:
         # Each concurrent step on this machine gets its own uid, so per-uid process limits and
         # the kill-everything-of-this-uid cleanup never touch another step.
-        if not self.drop_privileges:
-            return self._run(workdir.resolve(), argv, timeout, limits, None)
-        with UID_POOL.acquire() as index:
-            return self._run(workdir.resolve(), argv, timeout, limits, SANDBOX_UID_BASE + index)
+        with self.slots.acquire() if self.slots is not None else contextlib.nullcontext():
+            if not self.drop_privileges:
+                return body(None)
+            with UID_POOL.acquire() as index:
+                return body(SANDBOX_UID_BASE + index)
 
-    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, uid: int | None) -> Execution:
+    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, uid: int | None,
+             batch: Batch | None = None) -> list[Execution]:
         archive = pack(workdir)
         fds: list[int] = []
         scratch: list[Path] = []
@@ -111,14 +124,17 @@ class LocalSandbox:
             fds.append(fd_in)
             back_r, back_w = os.pipe()
             fds += [back_r, back_w]
-            cmd, env, cwd = self._command(argv, timeout, limits, uid, len(archive), (fd_in, back_w), fds, scratch)
+            cmd, env, cwd = self._command(argv, timeout, limits, uid, len(archive), (fd_in, back_w), fds, scratch,
+                                          batch)
             # memory = 0 lifts the per-process address-space rlimit (ASan reserves terabytes it never
             # touches); the step as a whole stays capped at the default.
             with self.cgroups.step(limits.memory or Limits().memory, limits.processes) as group:
-                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir)
+                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir, batch)
                 os.close(back_w)
                 fds.remove(back_w)
-                return self._finish(step, argv, timeout, limits, uid, group, workdir)
+                if batch is not None:
+                    return self._finish_batch(step, batch, timeout, limits, uid, group, workdir)
+                return [self._finish(step, argv, timeout, limits, uid, group, workdir)]
         finally:
             for fd in fds:
                 with contextlib.suppress(OSError):
@@ -127,8 +143,8 @@ class LocalSandbox:
                 remove(folder)
 
     def _command(self, argv: str, timeout: float, limits: Limits, uid: int | None, size: int,
-                 channel: tuple[int, int], fds: list[int],
-                 scratch: list[Path]) -> tuple[list[str], dict[str, str], str]:
+                 channel: tuple[int, int], fds: list[int], scratch: list[Path],
+                 batch: Batch | None) -> tuple[list[str], dict[str, str], str]:
         fd_in, fd_out = channel
         if self.bwrap is not None:
             ident = uid if uid is not None else os.getuid()
@@ -137,7 +153,9 @@ class LocalSandbox:
             cmd = jail.bwrap_argv(self.bwrap, argv=argv, timeout=timeout, network=limits.network, gpu=limits.gpu,
                                   work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
                                   fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
-                                                                                 closed=True))
+                                                                                 closed=True),
+                                  batch=None if batch is None else [(c.argv, c.keep or "") for c in batch.commands],
+                                  mark="" if batch is None else batch.mark)
             return cmd, {}, "/"
         work = make_scratch("hwrepair-step-")
         tmp = make_scratch("hwrepair-tmp-")
@@ -149,29 +167,29 @@ class LocalSandbox:
         return jail.launcher_argv(argv, str(work), uid is not None, fd_in, fd_out, timeout), env, str(work)
 
     def _start(self, cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float,
-               uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path) -> _Step:
+               uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path,
+               batch: Batch | None) -> _Step:
         start = time.monotonic()
         passed = [fd for fd in fds if fd != back_r]
         proc = spawn.start(cmd, env, cwd, limits, timeout, uid, group, passed)
         fds.remove(back_r)
-        back = _Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, CopyLimits(total=limits.file_size))
-        return _Step(proc, _Drain(proc.stdout, limits.output), _Drain(proc.stderr, limits.output), back, start)
+        copy = CopyLimits(total=limits.file_size)
+        if batch is not None:  # room for the records: each command's status and kept output
+            n = len(batch.commands)
+            copy = replace(copy, total=copy.total + n * limits.output, files=copy.files + 2 * n + 1)
+        back = _Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, copy)
+        mark = None if batch is None else jail.SEPARATOR.format(batch.mark).encode()
+        return _Step(proc, Drain(proc.stdout, limits.output, mark), Drain(proc.stderr, limits.output, mark), back,
+                     start)
 
     def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
                 group: StepGroup | None, workdir: Path) -> Execution:
         proc = step.proc
-        killed = False
-        try:
-            # The launcher stops the command at `timeout` and still copies the workspace back; this
-            # deadline is the backstop for a launcher that does not finish.
-            killed = not wait_exit(proc, timeout + PACK_GRACE)
-        finally:
-            _kill_all(proc.pid, uid, group, bwrap=self.bwrap is not None)
-            proc.wait()
+        # The launcher stops the command at `timeout` and still copies the workspace back; this
+        # deadline is the backstop for a launcher that does not finish.
+        killed = self._end(step, timeout + PACK_GRACE, uid, group)
         duration = time.monotonic() - step.start
         timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
-        step.out.join()
-        step.err.join()
         accepted = step.back.join()
         if not step.back.started and not timed_out:  # a deadline shorter than the jail's start is a timeout
             raise SandboxError(f"the sandbox did not start the step (exit {proc.returncode}): "
@@ -187,6 +205,89 @@ class LocalSandbox:
         return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
                          timed_out=timed_out, signal=None if timed_out else sig,
                          truncated=step.out.dropped > 0 or step.err.dropped > 0)
+
+
+    def _end(self, step: _Step, deadline: float, uid: int | None, group: StepGroup | None) -> bool:
+        """Wait for the step's launcher up to `deadline` seconds, then kill all of the step; True if killed."""
+        killed = False
+        try:
+            killed = not wait_exit(step.proc, deadline)
+        finally:
+            _kill_all(step.proc.pid, uid, group, bwrap=self.bwrap is not None)
+            step.proc.wait()
+        step.out.join()
+        step.err.join()
+        return killed
+
+    def _finish_batch(self, step: _Step, batch: Batch, timeout: float, limits: Limits, uid: int | None,
+                      group: StepGroup | None, workdir: Path) -> list[Execution]:
+        # Each command is stopped at `timeout` inside the step; the backstop allows them all their time.
+        killed = self._end(step, len(batch.commands) * timeout + PACK_GRACE, uid, group)
+        accepted = step.back.join()
+        if not step.back.started and not killed:
+            raise SandboxError(f"the sandbox did not start the step (exit {step.proc.returncode}): "
+                               f"{step.err.text()[-500:].strip()}")
+        try:
+            records = step.back.staging / jail.RECORDS
+            done = _batch_results(batch, records, timeout, limits, step, killed,
+                                  "" if killed else accepted.notes())
+            for index, command in enumerate(batch.commands[:len(done)], 1):
+                if command.keep and batch.kept is not None:
+                    move_inside(records, f"{index}.keep", batch.kept, f"{index}/{command.keep}")
+            if not killed and accepted.complete:
+                remove(records)
+                step.back.apply()
+            return done
+        finally:
+            step.back.discard()
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The commands of a batch step and where their kept outputs go (sandbox/batch.py)."""
+
+    commands: tuple[Command, ...]
+    kept: Path | None
+    # Separates one command's output from the next in the step's stdout and stderr; fresh per batch, so no
+    # output can hold it by accident (a command able to read it could only shift its own output's bounds).
+    mark: str = field(default_factory=lambda: secrets.token_hex(16))
+
+
+def _batch_results(batch: Batch, records: Path, timeout: float, limits: Limits, step: _Step, killed: bool,
+                   notes: str) -> list[Execution]:
+    """One Execution per command from the step's records, up to the first that failed or has no record."""
+    done: list[Execution] = []
+    for index, command in enumerate(batch.commands, 1):
+        record = _record(records, index)
+        if record is None:  # the launcher ended (or was stopped) while this command ran
+            rc = step.proc.returncode
+            problem = "" if killed else "\n[hwrepair: the step ended before this command's record was written]"
+            part = index - 1
+            done.append(Execution(command.argv, None if killed else (rc or 125), step.out.text(part),
+                                  step.err.text(part) + problem + notes, time.monotonic() - step.start,
+                                  timed_out=killed, signal=None if killed else signal_of(rc)))
+            break
+        rc, duration = record
+        timed_out = rc in (124, 137) and duration >= timeout
+        part = index - 1
+        last = rc != 0 or index == len(batch.commands)
+        done.append(Execution(command.argv, None if timed_out else rc, step.out.text(part),
+                              step.err.text(part) + (notes if last else ""), duration, timed_out=timed_out,
+                              signal=None if timed_out else signal_of(rc),
+                              truncated=step.out.part_dropped(part) > 0 or step.err.part_dropped(part) > 0))
+        if rc != 0:
+            break
+    return done
+
+
+def _record(records: Path, index: int) -> tuple[int, float] | None:
+    """A command's exit status and duration, from `N.rc` ("STATUS START END"); None when absent or malformed."""
+    try:
+        words = read_untrusted(records, f"{index}.rc", 200).text.split()
+        rc, start, end = int(words[0]), float(words[1]), float(words[2])
+    except (OSError, UntrustedFileError, ValueError, IndexError):
+        return None
+    return (rc, max(0.0, end - start)) if 0 <= rc <= 255 and len(words) == 3 else None
 
 
 def _warn_once() -> None:
@@ -258,34 +359,3 @@ class _Receiver:
     def discard(self) -> None:
         if self.staging.exists():
             remove(self.staging)
-
-
-class _Drain:
-    """Reads a pipe to the end on a thread, keeping the first `cap` bytes."""
-
-    def __init__(self, stream: IO[bytes] | None, cap: int) -> None:
-        assert stream is not None
-        self.stream, self.cap = stream, cap
-        self.chunks: list[bytes] = []
-        self.kept = 0
-        self.dropped = 0
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        while chunk := self.stream.read1(1 << 16):  # type: ignore[attr-defined]
-            room = self.cap - self.kept
-            if room > 0:
-                self.chunks.append(chunk[:room])
-                self.kept += min(room, len(chunk))
-            self.dropped += max(0, len(chunk) - max(room, 0))
-        self.stream.close()
-
-    def join(self) -> None:
-        self.thread.join()
-
-    def text(self) -> str:
-        text = b"".join(self.chunks).decode("utf-8", errors="replace")
-        if self.dropped:
-            text += truncation_marker(self.dropped)
-        return text

@@ -9,6 +9,8 @@ the harness can walk, read and delete without meeting anything a candidate built
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import os
 import shutil
@@ -176,6 +178,61 @@ def replace_contents(workspace: Path, staging: Path) -> None:
     staging.rmdir()
 
 
+def _parent_fd(root: Path, parts: tuple[str, ...], *, create: bool = False) -> int | None:
+    """An fd of the directory holding `root/parts`, reached without following a link; None when a parent is
+    missing or not a real directory (with `create`, missing ones are made)."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    for part in parts[:-1]:
+        if create:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o700, dir_fd=fd)
+        try:
+            nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+        except OSError:
+            os.close(fd)
+            return None
+        os.close(fd)
+        fd = nxt
+    return fd
+
+
+def unlink_inside(root: Path, name: str) -> None:
+    """Delete the file `root/name` (a relative path) without following any link on the way."""
+    parts = Path(name).parts
+    fd = _parent_fd(root, parts)
+    if fd is None:
+        return  # no such directory (or not a real one): nothing of ours to remove
+    try:
+        os.unlink(parts[-1], dir_fd=fd)
+    except OSError as exc:
+        # A directory in its place stays; reading it later is refused.
+        if exc.errno not in (errno.ENOENT, errno.EISDIR, errno.EPERM, errno.ENOTDIR):
+            raise
+    finally:
+        os.close(fd)
+
+
+def move_inside(root: Path, name: str, dest: Path, dest_name: str) -> None:
+    """Move whatever is at `root/name` (a link stays a link) to `dest/dest_name`, parents made; no link on the
+    way is followed and a missing entry moves nothing. Both must be on one filesystem."""
+    src_parts, dest_parts = Path(name).parts, Path(dest_name).parts
+    src = _parent_fd(root, src_parts)
+    if src is None:
+        return
+    try:
+        dst = _parent_fd(dest, dest_parts, create=True)
+        if dst is None:
+            return
+        try:
+            os.rename(src_parts[-1], dest_parts[-1], src_dir_fd=src, dst_dir_fd=dst)
+        except FileNotFoundError:
+            pass
+        finally:
+            os.close(dst)
+    finally:
+        os.close(src)
+
+
 def remove(path: Path) -> None:
     """Delete a file or a tree of any depth and permissions (`rm -rf` walks without recursion)."""
     if not path.is_dir() or path.is_symlink():
@@ -186,4 +243,5 @@ def remove(path: Path) -> None:
         subprocess.run(["rm", "-rf", "--", str(path)], stderr=subprocess.DEVNULL, check=False)
 
 
-__all__ = ["Accepted", "CopyLimits", "memfd_of", "pack", "receive", "remove", "replace_contents", "walk"]
+__all__ = ["Accepted", "CopyLimits", "memfd_of", "move_inside", "pack", "receive", "remove", "replace_contents",
+           "unlink_inside", "walk"]

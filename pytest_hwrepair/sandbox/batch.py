@@ -1,0 +1,52 @@
+"""Several commands of one workspace in turn: in one closed step where the sandbox can, else one step each.
+
+`run_commands` gives one Execution per command that ran, in order, and stops after the first one that did
+not succeed (non-zero exit, signal, timeout), as a caller checking them in turn would. Each command runs
+as a step of its own would: the workspace as the previous command left it, a fresh `/tmp`, nothing the
+previous one left running, at most `timeout` seconds. A command's `keep` file (its output, for checks that
+compare a file) is deleted before it runs and moved, after it ran and before the next command could touch
+it, to `kept/N/NAME` (N counts from 1), where the caller reads it as it would read the workspace.
+
+In one closed step, the commands share the step's uid and pid namespace with the launcher that records
+their results, so a command could tamper with a record; that gives it nothing it does not already have,
+because each command is the candidate's own program, which decides its own output and exit status. What
+no command can change stays outside the step: the golden outputs, the comparison, the deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .base import BatchSandbox, Command, Execution, Limits, Sandbox
+from .transfer import move_inside, unlink_inside
+
+
+def run_commands(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                 kept: Path | None = None) -> list[Execution]:
+    """Run `commands` in turn in `workdir` (see the module's text); `kept`, needed when a command keeps a
+    file, is an empty directory on the workspace's filesystem."""
+    if kept is None and any(c.keep for c in commands):
+        raise ValueError("run_commands: a command keeps a file but no `kept` directory was given")
+    if len(commands) > 1 and isinstance(sandbox, BatchSandbox):
+        return sandbox.run_batch(workdir, commands, timeout=timeout, limits=limits, kept=kept)
+    return one_by_one(sandbox, workdir, commands, timeout=timeout, limits=limits, kept=kept)
+
+
+def one_by_one(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+               kept: Path | None = None) -> list[Execution]:
+    """The same, one sandbox step per command."""
+    done: list[Execution] = []
+    for index, command in enumerate(commands, 1):
+        if command.keep:
+            unlink_inside(workdir, command.keep)
+        ex = sandbox.run(workdir, command.argv, timeout=timeout, limits=limits)
+        done.append(ex)
+        if command.keep and kept is not None:
+            move_inside(workdir, command.keep, kept, f"{index}/{command.keep}")
+        if not ex.ok:
+            break
+    return done
+
+
+__all__ = ["one_by_one", "run_commands"]
