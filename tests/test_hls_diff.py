@@ -215,6 +215,10 @@ def test_records_carry_the_strong_result_only_for_suite_passes(tmp_path: Path) -
     plausible = record("USE-01", NoopFixer())
     assert (plausible.outcome, plausible.strong) == ("passed", False)
     assert plausible.metrics["strong"]["summary"].startswith("seed 1 ")
+    # The strong oracle judged the very build the suite oracle made: built once, not twice.
+    assert plausible.metrics["strong"]["metrics"]["build_reused"] is True
+    # Two golden builds (the suite's and the strong oracle's reference outputs), one per judged candidate.
+    assert sum(argv == case.oracle.build for _, argv in sandbox.steps) == 4
     rejected = record("MLU-01", NoopFixer())
     assert (rejected.outcome, rejected.strong) == ("failed", None) and "strong" not in rejected.metrics
 

@@ -18,6 +18,7 @@ from ..sandbox.base import Command, Execution, Sandbox
 from ..sandbox.batch import run_commands
 from ..verdict import Category, Verdict
 from .base import OracleContext, OracleKind, step_failure, typed_spec
+from .hls_builds import BUILDS
 from .hls_golden import GoldenError, Step, golden_outputs
 from .hls_outputs import compare_outputs, read_output
 
@@ -80,9 +81,14 @@ class BuildRunOracle:
         durations: dict[str, float] = {}
         ran: Execution | None = None
         stages = (("build", self.spec.build or ""), (RUN, self.spec.run or ""))
-        # One batch: the run's output stays in the workspace, where `judge` reads it.
-        done = run_commands(sandbox, workspace, [Command(argv) for _, argv in stages], timeout=self.spec.timeout,
-                            limits=self.ctx.limits)
+        timeout, limits = self.spec.timeout, self.ctx.limits
+        if self._strong_builds_alike():  # one step each: the build is kept for the strong oracle (hls_builds.py)
+            done = [BUILDS.build(sandbox, workspace, stages[0][1], timeout=timeout, limits=limits).ex]
+            if done[0].ok:
+                done.append(sandbox.run(workspace, stages[1][1], timeout=timeout, limits=limits))
+        else:  # one batch: the run's output stays in the workspace, where `judge` reads it
+            done = run_commands(sandbox, workspace, [Command(argv) for _, argv in stages], timeout=timeout,
+                                limits=limits)
         for (stage, _), ex in zip(stages, done):
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
@@ -96,6 +102,12 @@ class BuildRunOracle:
 
     def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
         return failure
+
+    def _strong_builds_alike(self) -> bool:
+        """Whether the case's hls-diff strong oracle builds with this oracle's build command."""
+        strong = self.case.model.strong_oracle
+        return strong is not None and strong.kind == "hls-diff" and getattr(strong, "build", None) in (
+            None, self.spec.build)
 
     def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
         raise NotImplementedError

@@ -11,8 +11,9 @@ step that fails is an ERROR (a broken case).
 
 from __future__ import annotations
 
+import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import Field
@@ -22,6 +23,7 @@ from ..sandbox.base import Sandbox
 from ..verdict import CaseError, Category, Verdict
 from .base import OracleContext, OracleKind, step_failure, typed_spec
 from .hls import BuildRunSpec
+from .hls_builds import BUILDS
 from .hls_golden import GoldenError, Step, StepResult, golden_outputs, run_steps, sanitized_build, sanitizer_report
 from .hls_outputs import compare_outputs
 
@@ -133,16 +135,21 @@ class HlsDiffOracle:
         except GoldenError as exc:
             return Verdict.error(str(exc))
         durations: dict[str, float] = {"build": 0.0, "run": 0.0}
-        ran = run_steps(workspace, steps, sandbox, self.spec.timeout, self.ctx.limits)
+        # The first step builds as the suite oracle did, from the same files: that build is reused when kept.
+        built = BUILDS.build(sandbox, workspace, steps[0].argv, timeout=self.spec.timeout, limits=self.ctx.limits)
+        reused = {"build_reused": True} if built.reused else {}
+        first = StepResult(replace(built.ex, duration=0.0) if built.reused else built.ex, None)
+        ran = itertools.chain([first], run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits)
+                              if built.ex.ok else [])
         count = 0
         for count, (step, result) in enumerate(zip(steps, ran), 1):
             durations["build" if step.output is None else "run"] += result.ex.duration
             failure = self._failure(step, result, golden)
             if failure is not None:
-                return _done(failure, durations, count, step.label)
+                return _done(failure.with_metrics(**reused), durations, count, step.label)
         if count != len(steps):  # a pass needs every step's result
             return Verdict.error(f"the sandbox gave results for {count} of {len(steps)} steps")
-        return _done(Verdict.ok(self._passed()), durations, len(steps), None)
+        return _done(Verdict.ok(self._passed()).with_metrics(**reused), durations, len(steps), None)
 
     def _passed(self) -> str:
         parts = [f"{self.spec.seeds} seeds"]

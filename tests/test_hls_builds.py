@@ -1,0 +1,131 @@
+"""A build is reused only for the same files, command, limits and sandbox, and only as the build left it:
+whatever the candidate's program does after its build never reaches the strong oracle's copy."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pytest_hwrepair.oracles.hls_builds import BuildCache, workspace_key
+from pytest_hwrepair.sandbox.base import Execution, Limits
+from pytest_hwrepair.sandbox.local import LocalSandbox
+
+LIMITS = Limits()
+BUILD = "gcc -O0 main.c -o prog"
+MAIN = '#include <stdio.h>\nint main(void) { puts("built"); return 0; }\n'
+
+
+@pytest.fixture
+def tmp_path() -> Iterator[Path]:  # world-searchable, like the harness's own workspaces
+    path = Path(tempfile.mkdtemp(prefix="hwrepair-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@dataclass
+class Counting:
+    """The local sandbox, counting the steps it runs."""
+
+    inner: LocalSandbox = field(default_factory=LocalSandbox)
+    ran: list[str] = field(default_factory=list)
+    name: str = "counting"
+
+    def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
+        self.ran.append(argv)
+        return self.inner.run(workdir, argv, timeout=timeout, limits=limits)
+
+
+def workspace(root: Path, name: str, text: str = MAIN) -> Path:
+    ws = root / name
+    ws.mkdir()
+    ws.chmod(0o755)
+    (ws / "main.c").write_text(text)
+    return ws
+
+
+def test_the_same_build_of_the_same_files_is_reused(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Counting()
+    first = cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
+    second_ws = workspace(tmp_path, "b")
+    second = cache.build(box, second_ws, BUILD, timeout=30, limits=LIMITS)
+    assert first.ex.ok and not first.reused and second.reused and box.ran == [BUILD]
+    assert sorted(p.name for p in second_ws.iterdir()) == ["main.c", "prog"]
+    assert os.access(second_ws / "prog", os.X_OK)
+    assert box.inner.run(second_ws, "./prog", timeout=10, limits=LIMITS).stdout == "built\n"
+    cache.clear()
+
+
+def test_other_files_another_command_limits_or_sandbox_build_again(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Counting()
+    cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
+    changed = workspace(tmp_path, "b", MAIN.replace("built", "other"))
+    assert not cache.build(box, changed, BUILD, timeout=30, limits=LIMITS).reused
+    assert not cache.build(box, workspace(tmp_path, "c"), BUILD + " -g", timeout=30, limits=LIMITS).reused
+    assert not cache.build(box, workspace(tmp_path, "d"), BUILD, timeout=30, limits=Limits(processes=64)).reused
+    assert not cache.build(Counting(), workspace(tmp_path, "e"), BUILD, timeout=30, limits=LIMITS).reused
+    mode = workspace(tmp_path, "f")
+    (mode / "main.c").chmod(0o600)
+    assert not cache.build(box, mode, BUILD, timeout=30, limits=LIMITS).reused
+    cache.clear()
+
+
+def test_a_failed_build_is_never_kept(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Counting()
+    assert not cache.build(box, workspace(tmp_path, "a", "int main(void) { return }"), BUILD, timeout=30,
+                           limits=LIMITS).ex.ok
+    assert not cache.build(box, workspace(tmp_path, "b", "int main(void) { return }"), BUILD, timeout=30,
+                           limits=LIMITS).reused
+    assert len(box.ran) == 2
+
+
+def test_a_build_slower_than_the_new_deadline_runs_again(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Counting()
+    cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
+    assert not cache.build(box, workspace(tmp_path, "b"), BUILD, timeout=0.0001, limits=LIMITS).reused
+
+
+def test_a_workspace_with_a_link_is_never_keyed(tmp_path: Path) -> None:
+    ws = workspace(tmp_path, "a")
+    assert workspace_key(ws, "x") is not None
+    (ws / "link").symlink_to("/etc/passwd")
+    assert workspace_key(ws, "x") is None
+
+
+def test_what_the_program_does_after_its_build_is_not_reused(tmp_path: Path) -> None:
+    # The candidate's run rewrites its own binary and leaves a file behind; the kept build is the build's.
+    cache, box = BuildCache(), Counting()
+    ws = workspace(tmp_path, "a")
+    cache.build(box, ws, BUILD, timeout=30, limits=LIMITS)
+    box.inner.run(ws, "printf '#!/bin/sh\\necho forged\\n' > prog; touch planted", timeout=10, limits=LIMITS)
+    again = workspace(tmp_path, "b")
+    assert cache.build(box, again, BUILD, timeout=30, limits=LIMITS).reused
+    assert sorted(p.name for p in again.iterdir()) == ["main.c", "prog"]
+    assert box.inner.run(again, "./prog", timeout=10, limits=LIMITS).stdout == "built\n"
+    cache.clear()
+
+
+def test_only_a_few_builds_are_kept(tmp_path: Path) -> None:
+    cache, box = BuildCache(size=2), Counting()
+    for n in range(4):
+        cache.build(box, workspace(tmp_path, f"w{n}", MAIN.replace("built", f"b{n}")), BUILD, timeout=30,
+                    limits=LIMITS)
+    kept = [entry[2] for entry in cache.entries.values()]
+    assert len(kept) == 2 and all(path.is_dir() for path in kept)
+    cache.clear()
+    assert not any(path.exists() for path in kept)
+
+
+def test_a_step_cannot_see_the_kept_builds(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Counting()
+    cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
+    kept = next(iter(cache.entries.values()))[2]
+    ex = box.inner.run(workspace(tmp_path, "b"), f"ls {kept} || ls {kept.parent}", timeout=10, limits=LIMITS)
+    assert not ex.ok and "prog" not in ex.stdout
+    cache.clear()
