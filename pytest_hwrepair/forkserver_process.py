@@ -27,7 +27,9 @@ REQUEST_LIMIT = 16 << 20
 REQUEST_SECONDS = 5.0
 # Plugins whose modules the server imports, under the rewriting hook: their import does nothing that
 # depends on being a worker. Other plugins load in each worker as usual.
-PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin")
+PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin",
+           # Hypothesis's plugin imports the whole library in every worker at its end (0.2 CPU-s each).
+           "_hypothesis_pytestplugin", "hypothesis")
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
 
@@ -70,7 +72,9 @@ def preload(paths: list[str], hook: Any) -> None:
     if unhooked:
         raise RuntimeError(f"imported without pytest's rewriting hook: {', '.join(unhooked)}")
     from . import loading
+    from .fixers.llm import tls_context
     loading.preload_cases(paths)
+    tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))  # what each model client loads
     import threading
     if threading.active_count() != 1:  # a fork copies only the forking thread: never fork a process with others
         raise RuntimeError(f"{threading.active_count()} threads after the imports")

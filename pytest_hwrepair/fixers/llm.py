@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import ssl
 import time
 import warnings
 from collections.abc import Callable
@@ -29,6 +31,14 @@ from .openai import DEFAULT_BASE_URL as OPENAI_URL
 from .openai import OpenAIApi
 from .pricing import Price, PriceTable
 from .prompts import Templates, output_budget, transcript
+
+
+@functools.cache
+def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    """httpx's default certificate verification (SSL_CERT_FILE, SSL_CERT_DIR, else certifi's bundle), made once
+    per process and per setting: loading the bundle takes tens of milliseconds, and a fork server's workers
+    share the one it made."""
+    return httpx.create_ssl_context()
 
 
 @dataclass(frozen=True)
@@ -101,7 +111,9 @@ class ModelFixer:
     def caller(self) -> Caller:
         if self._client is None:
             timeout = httpx.Timeout(self.settings.request_timeout, connect=min(30.0, self.settings.request_timeout))
-            self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"})
+            self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"},
+                                        verify=tls_context(os.environ.get("SSL_CERT_FILE"),
+                                                           os.environ.get("SSL_CERT_DIR")))
         return Caller(self._client, self.name, self.policy)
 
     # ------------------------------------------------------------ the seam
