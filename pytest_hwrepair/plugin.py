@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import pytest
 
+from .ahead import Ahead
 from .fixers import Fixer, FixerError
 from .forkserver import ForkServer, plain_local, use_for_workers
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
@@ -74,6 +75,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
+    if not settings.no_prefetch:
+        config.pluginmanager.register(Ahead(run), "hwrepair-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:

@@ -6,7 +6,8 @@ directories). Prints both times and the ratio, measured in one run.
 The bare side runs what the harness runs for a reference sample: per case once, the golden build and
 run of the suite oracle and every step of its hls-diff strong oracle (the harness caches those golden
 outputs per case); per bug, the suite oracle's build and run and, since the reference passes, every
-strong-oracle step (seeds, variants, the sanitizer build and run) on the candidate.
+strong-oracle step (seeds, variants, the sanitizer build and run) on the candidate, but for the strong
+oracle's own build where it is the suite oracle's build of the same files (the harness reuses that one).
 
     python scripts/bench_overhead.py cases/hls -j 2
 """
@@ -30,21 +31,26 @@ from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.local import LocalSandbox
 
 
-def commands(case: Case) -> list[tuple[str, float]]:
-    """(command, timeout) of one judged reference sample: the suite oracle's, then the strong oracle's."""
+def commands(case: Case, golden: bool = False) -> list[tuple[str, float]]:
+    """(command, timeout) of one judged reference sample (or the golden outputs): the suite oracle's, then the
+    strong oracle's."""
     out = [(case.oracle.build or "", case.oracle.timeout), (case.oracle.run or "", case.oracle.timeout)]
     if isinstance(case.model.strong_oracle, HlsDiffTable):
         spec = parse_spec(case)
-        out += [(step.command, spec.timeout) for step in spec.steps()]
+        steps = spec.steps()
+        if not golden and steps[0].argv == case.oracle.build:  # it runs on the suite oracle's build of the files
+            steps = steps[1:]
+        out += [(step.command, spec.timeout) for step in steps]
     return out
 
 
-def bare(case: Case) -> None:
+def bare(job: tuple[Case, bool]) -> None:
     """What the oracles do for one reference sample (or for the case's golden outputs), without the harness."""
+    case, golden = job
     ws = Path(tempfile.mkdtemp(prefix="bare-"))
     try:
         populate(ws, case, {n: case.files[n] for n in case.model.sources})
-        for argv, timeout in commands(case):
+        for argv, timeout in commands(case, golden):
             try:
                 subprocess.run(argv, shell=True, cwd=ws, capture_output=True, timeout=timeout, check=False)
             except subprocess.TimeoutExpired:
@@ -60,19 +66,21 @@ def main() -> int:
     args = parser.parse_args()
     cases = [load_case(p) for p in find_case_files([Path(p) for p in args.paths])]
     # The golden outputs once per case, then one reference sample per bug.
-    work = [case for case in cases for _ in range(len(case.bugs) + 1)]
+    work = [(case, n == 0) for case in cases for n in range(len(case.bugs) + 1)]
     start = time.monotonic()
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(bare, work))
     bare_s = time.monotonic() - start
     strong = sum(1 for c in cases if isinstance(c.model.strong_oracle, HlsDiffTable))
-    steps = sum(len(commands(case)) for case in work)
+    steps = sum(len(commands(case, golden)) for case, golden in work)
     print(f"samples: {len(work) - len(cases)} (+{len(cases)} golden)  jobs: {args.jobs}  cases with an hls-diff "
           f"strong oracle: {strong}/{len(cases)}  bare suite+strong steps: {bare_s:.1f}s ({steps} steps)")
     closed, plain = step_cost()
-    floor = (bare_s + steps * (closed - plain) / args.jobs) / bare_s
-    print(f"one step running `true`: closed sandbox {closed * 1000:.1f} ms, bare {plain * 1000:.1f} ms; those "
-          f"{steps} steps at that cost put the ratio at {floor:.2f} or more")
+    jails = sum(closed_steps(case, golden) for case, golden in work)
+    floor = (bare_s + jails * closed / args.jobs) / bare_s
+    print(f"one step running `true`: closed sandbox {closed * 1000:.1f} ms, bare {plain * 1000:.1f} ms; the "
+          f"harness runs those {steps} commands in {jails} closed steps, which at that cost put the ratio at "
+          f"{floor:.2f} or more")
     status = 0
     for label, extra in (("every sample judged afresh", ["--hwrepair-no-verdict-cache"]),
                          ("default (identical candidates reuse their verdict)", [])):
@@ -82,6 +90,19 @@ def main() -> int:
         print(f"harness, {label}: {harness_s:.1f}s  ({tail.strip('= ')})")
         print(f"  overhead ratio harness/bare: {harness_s / bare_s:.2f}")
     return status
+
+
+def closed_steps(case: Case, golden: bool) -> int:
+    """How many closed steps the harness runs those commands in (consecutive steps run as one batch)."""
+    strong = case.model.strong_oracle
+    if not isinstance(strong, HlsDiffTable):
+        return 1  # the suite oracle's build and run
+    sanitizer_run = 1 if parse_spec(case).sanitize else 0
+    if golden:  # the suite's build and run; the strong oracle's build up to its sanitizer build; its run
+        return 1 + 1 + sanitizer_run
+    # The build alone (kept for the strong oracle), the run, the seeds up to the sanitizer build, its run.
+    suite = 2 if strong.build in (None, getattr(case.oracle, "build", None)) else 1
+    return suite + 1 + sanitizer_run
 
 
 def step_cost(repeat: int = 40) -> tuple[float, float]:

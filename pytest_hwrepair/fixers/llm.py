@@ -6,9 +6,11 @@ import functools
 import json
 import os
 import ssl
+import threading
 import time
 import warnings
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +94,8 @@ class ModelFixer:
         self.pending = pending
         self._client: httpx.Client | None = None
         self._batch: BatchRunner | None = None
+        self._lock = threading.Lock()  # the client and the requests started ahead, shared with their threads
+        self._ahead: dict[str, Future[Candidate]] = {}
 
     # ------------------------------------------------------------ requests
 
@@ -109,17 +113,49 @@ class ModelFixer:
         return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
 
     def caller(self) -> Caller:
-        if self._client is None:
-            timeout = httpx.Timeout(self.settings.request_timeout, connect=min(30.0, self.settings.request_timeout))
-            self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"},
-                                        verify=tls_context(os.environ.get("SSL_CERT_FILE"),
-                                                           os.environ.get("SSL_CERT_DIR")))
-        return Caller(self._client, self.name, self.policy)
+        with self._lock:
+            if self._client is None:
+                timeout = httpx.Timeout(self.settings.request_timeout,
+                                        connect=min(30.0, self.settings.request_timeout))
+                self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"},
+                                            verify=tls_context(os.environ.get("SSL_CERT_FILE"),
+                                                               os.environ.get("SSL_CERT_DIR")))
+            return Caller(self._client, self.name, self.policy)
+
+    def prefetch(self, task: RepairTask) -> None:
+        """Start `task`'s live request now, on a thread of its own (ahead.py: the next item's, while this one is
+        judged); `repair(task)` then waits for it. Nothing starts in batch mode or for an answer already cached;
+        the request holds a concurrency slot and passes the cost limit check like any other."""
+        if self.settings.batch:
+            return
+        key, body, prompt = self.request(task)
+        if self.cache.get(key) is not None:
+            return
+        with self._lock:
+            if key in self._ahead:
+                return
+            future: Future[Candidate] = Future()
+            self._ahead[key] = future
+
+        def fetch() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(self.call(task, key, body, prompt))
+            except BaseException as exc:  # handed to `repair`, which raises it as its own
+                future.set_exception(exc)
+
+        # A daemon: a run that stops early never waits for an answer nobody will read.
+        threading.Thread(target=fetch, name="hwrepair-ahead", daemon=True).start()
 
     # ------------------------------------------------------------ the seam
 
     def repair(self, task: RepairTask) -> Candidate:
         key, body, prompt = self.request(task)
+        with self._lock:
+            ahead = self._ahead.pop(key, None)
+        if ahead is not None:
+            return ahead.result()
         if self.settings.batch:
             served = self.batch().serve(task, key)
             if served is not None:
