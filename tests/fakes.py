@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pytest_hwrepair.fixers.base import FixerContext, RepairTask
@@ -30,3 +32,11 @@ class FakeCorpus:
 def fixer_context(settings: Settings, run_dir: Path, cache_dir: Path,
                   pending: Callable[[str], list[RepairTask]] | None = None, label: str = "") -> FixerContext:
     return FixerContext(settings, run_dir, cache_dir, FakeCorpus(pending), label)
+
+
+def searchable_dir() -> Iterator[Path]:
+    """A temporary directory others may enter (0755), like the harness's own workspaces; removed after."""
+    path = Path(tempfile.mkdtemp(prefix="hwrepair-test-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

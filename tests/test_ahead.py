@@ -15,10 +15,10 @@ import pytest
 
 try:
     from fake_llm_server import FakeLLM, reference_answer
-    from test_llm_plugin import CASE, KEY, SOURCE
+    from test_llm_plugin import KEY, tiny_project
 except ImportError:  # tests/ imported as a package
     from tests.fake_llm_server import FakeLLM, reference_answer
-    from tests.test_llm_plugin import CASE, KEY, SOURCE
+    from tests.test_llm_plugin import KEY, tiny_project
 
 OVERRIDE = """
 import pytest
@@ -49,13 +49,7 @@ class Observed:
 
 @pytest.fixture
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeLLM, Observed]]:
-    case = pytester.path / "cases" / "hls" / "t" / "tiny"
-    case.mkdir(parents=True)
-    (case / "case.toml").write_text(CASE)
-    (case / "add.c").write_text(SOURCE)
-    for name in ("ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    tiny_project(pytester, monkeypatch)
     observed = Observed(pytester.path)
     with FakeLLM(observed) as fake:
         yield fake, observed

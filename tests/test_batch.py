@@ -4,7 +4,6 @@ shared step to pass: leftovers are killed between commands, /tmp starts empty, r
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from pytest_hwrepair.sandbox.batch import one_by_one, run_commands
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.sandbox.slots import Slots
 
+from .fakes import searchable_dir
 from .test_sandbox import surviving
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
@@ -23,10 +23,7 @@ LIMITS = Limits()
 
 @pytest.fixture
 def tmp_path() -> Iterator[Path]:  # world-searchable, like the harness's own workspaces
-    path = Path(tempfile.mkdtemp(prefix="hwrepair-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    yield from searchable_dir()
 
 
 @pytest.fixture

@@ -4,17 +4,16 @@ whatever the candidate's program does after its build never reaches the strong o
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from pytest_hwrepair.oracles.hls_builds import BuildCache, workspace_key
-from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.base import Limits
+
+from .fakes import searchable_dir
+from .hls_diff_helpers import SpySandbox
 
 LIMITS = Limits()
 BUILD = "gcc -O0 main.c -o prog"
@@ -23,23 +22,7 @@ MAIN = '#include <stdio.h>\nint main(void) { puts("built"); return 0; }\n'
 
 @pytest.fixture
 def tmp_path() -> Iterator[Path]:  # world-searchable, like the harness's own workspaces
-    path = Path(tempfile.mkdtemp(prefix="hwrepair-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@dataclass
-class Counting:
-    """The local sandbox, counting the steps it runs."""
-
-    inner: LocalSandbox = field(default_factory=LocalSandbox)
-    ran: list[str] = field(default_factory=list)
-    name: str = "counting"
-
-    def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
-        self.ran.append(argv)
-        return self.inner.run(workdir, argv, timeout=timeout, limits=limits)
+    yield from searchable_dir()
 
 
 def workspace(root: Path, name: str, text: str = MAIN) -> Path:
@@ -51,11 +34,11 @@ def workspace(root: Path, name: str, text: str = MAIN) -> Path:
 
 
 def test_the_same_build_of_the_same_files_is_reused(tmp_path: Path) -> None:
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     first = cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
     second_ws = workspace(tmp_path, "b")
     second = cache.build(box, second_ws, BUILD, timeout=30, limits=LIMITS)
-    assert first.ex.ok and not first.reused and second.reused and box.ran == [BUILD]
+    assert first.ex.ok and not first.reused and second.reused and [argv for _, argv in box.steps] == [BUILD]
     assert sorted(p.name for p in second_ws.iterdir()) == ["main.c", "prog"]
     assert os.access(second_ws / "prog", os.X_OK)
     assert box.inner.run(second_ws, "./prog", timeout=10, limits=LIMITS).stdout == "built\n"
@@ -63,13 +46,13 @@ def test_the_same_build_of_the_same_files_is_reused(tmp_path: Path) -> None:
 
 
 def test_other_files_another_command_limits_or_sandbox_build_again(tmp_path: Path) -> None:
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
     changed = workspace(tmp_path, "b", MAIN.replace("built", "other"))
     assert not cache.build(box, changed, BUILD, timeout=30, limits=LIMITS).reused
     assert not cache.build(box, workspace(tmp_path, "c"), BUILD + " -g", timeout=30, limits=LIMITS).reused
     assert not cache.build(box, workspace(tmp_path, "d"), BUILD, timeout=30, limits=Limits(processes=64)).reused
-    assert not cache.build(Counting(), workspace(tmp_path, "e"), BUILD, timeout=30, limits=LIMITS).reused
+    assert not cache.build(SpySandbox(), workspace(tmp_path, "e"), BUILD, timeout=30, limits=LIMITS).reused
     mode = workspace(tmp_path, "f")
     (mode / "main.c").chmod(0o600)
     assert not cache.build(box, mode, BUILD, timeout=30, limits=LIMITS).reused
@@ -77,16 +60,16 @@ def test_other_files_another_command_limits_or_sandbox_build_again(tmp_path: Pat
 
 
 def test_a_failed_build_is_never_kept(tmp_path: Path) -> None:
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     assert not cache.build(box, workspace(tmp_path, "a", "int main(void) { return }"), BUILD, timeout=30,
                            limits=LIMITS).ex.ok
     assert not cache.build(box, workspace(tmp_path, "b", "int main(void) { return }"), BUILD, timeout=30,
                            limits=LIMITS).reused
-    assert len(box.ran) == 2
+    assert len(box.steps) == 2
 
 
 def test_a_build_slower_than_the_new_deadline_runs_again(tmp_path: Path) -> None:
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
     assert not cache.build(box, workspace(tmp_path, "b"), BUILD, timeout=0.0001, limits=LIMITS).reused
 
@@ -100,7 +83,7 @@ def test_a_workspace_with_a_link_is_never_keyed(tmp_path: Path) -> None:
 
 def test_what_the_program_does_after_its_build_is_not_reused(tmp_path: Path) -> None:
     # The candidate's run rewrites its own binary and leaves a file behind; the kept build is the build's.
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     ws = workspace(tmp_path, "a")
     cache.build(box, ws, BUILD, timeout=30, limits=LIMITS)
     box.inner.run(ws, "printf '#!/bin/sh\\necho forged\\n' > prog; touch planted", timeout=10, limits=LIMITS)
@@ -112,7 +95,7 @@ def test_what_the_program_does_after_its_build_is_not_reused(tmp_path: Path) -> 
 
 
 def test_only_a_few_builds_are_kept(tmp_path: Path) -> None:
-    cache, box = BuildCache(size=2), Counting()
+    cache, box = BuildCache(size=2), SpySandbox()
     for n in range(4):
         cache.build(box, workspace(tmp_path, f"w{n}", MAIN.replace("built", f"b{n}")), BUILD, timeout=30,
                     limits=LIMITS)
@@ -123,7 +106,7 @@ def test_only_a_few_builds_are_kept(tmp_path: Path) -> None:
 
 
 def test_a_step_cannot_see_the_kept_builds(tmp_path: Path) -> None:
-    cache, box = BuildCache(), Counting()
+    cache, box = BuildCache(), SpySandbox()
     cache.build(box, workspace(tmp_path, "a"), BUILD, timeout=30, limits=LIMITS)
     kept = next(iter(cache.entries.values()))[2]
     ex = box.inner.run(workspace(tmp_path, "b"), f"ls {kept} || ls {kept.parent}", timeout=10, limits=LIMITS)

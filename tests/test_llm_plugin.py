@@ -65,8 +65,8 @@ int main(void) {
 WORKERS = pytest.mark.parametrize("workers", ["0", "2"])
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
+def tiny_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiny case under `cases/`, API keys set, no base URL from the environment."""
     case = pytester.path / "cases" / "hls" / "t" / "tiny"
     case.mkdir(parents=True)
     (case / "case.toml").write_text(CASE)
@@ -75,6 +75,11 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Itera
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
+    tiny_project(pytester, monkeypatch)
     with FakeLLM(reference_answer(pytester.path / "cases")) as fake:
         yield fake
 

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +21,8 @@ from pytest_hwrepair.sandbox.cgroup import Cgroups, StepGroup
 from pytest_hwrepair.sandbox.local import LocalSandbox
 from pytest_hwrepair.sandbox.slots import Slots
 
+from .fakes import searchable_dir
+
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 
@@ -32,10 +33,7 @@ def sandbox(tmp_path: Path) -> LocalSandbox:
 
 @pytest.fixture
 def tmp_path() -> Iterator[Path]:  # world-searchable, like the harness's own workspaces
-    path = Path(tempfile.mkdtemp(prefix="hwrepair-test-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+    yield from searchable_dir()
 
 
 def run(sandbox: LocalSandbox, ws: Path, cmd: str, timeout: float = 5, **limits: int) -> object:
