@@ -45,8 +45,10 @@ class BuildCache:
         # through the very sandbox that ran it.
         self.entries: OrderedDict[str, tuple[Sandbox, Execution, Path]] = OrderedDict()
 
-    def build(self, sandbox: Sandbox, workspace: Path, argv: str, *, timeout: float, limits: Limits) -> Built:
-        """Run `argv` as the build step in `workspace`, or restore the workspace a same build left."""
+    def build(self, sandbox: Sandbox, workspace: Path, argv: str, *, timeout: float, limits: Limits,
+              keep: bool = True) -> Built:
+        """Run `argv` as the build step in `workspace`, or restore the workspace a same build left; `keep`
+        False for a build that only takes one (nothing later builds those files again)."""
         key = workspace_key(workspace, sandbox.name, argv, repr(limits))
         hit = self.entries.get(key) if key is not None else None
         if hit is not None and hit[0] is sandbox and hit[1].duration <= timeout:
@@ -54,7 +56,7 @@ class BuildCache:
             _restore(hit[2], workspace)
             return Built(hit[1], reused=True)
         ex = sandbox.run(workspace, argv, timeout=timeout, limits=limits)
-        if key is not None and ex.ok:
+        if keep and key is not None and ex.ok:
             self._keep(key, sandbox, ex, workspace)
         return Built(ex)
 

@@ -136,7 +136,8 @@ class HlsDiffOracle:
             return Verdict.error(str(exc))
         durations: dict[str, float] = {"build": 0.0, "run": 0.0}
         # The first step builds as the suite oracle did, from the same files: that build is reused when kept.
-        built = BUILDS.build(sandbox, workspace, steps[0].argv, timeout=self.spec.timeout, limits=self.ctx.limits)
+        built = BUILDS.build(sandbox, workspace, steps[0].argv, timeout=self.spec.timeout, limits=self.ctx.limits,
+                             keep=False)
         reused = {"build_reused": True} if built.reused else {}
         first = StepResult(replace(built.ex, duration=0.0) if built.reused else built.ex, None)
         ran = itertools.chain([first], run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits)

@@ -80,19 +80,23 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
 
 def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: float,
                limits: Limits) -> list[StepResult]:
-    kept = Path(tempfile.mkdtemp(prefix=".hwrepair-kept-", dir=workspace.parent))
+    commands = [Command(step.command, output_file(step.output) if step.output else None) for step in group]
+    # Only steps that compare a file keep one: stdout and stderr come back with their Execution.
+    kept = Path(tempfile.mkdtemp(prefix=".hwrepair-kept-", dir=workspace.parent)) if any(
+        c.keep for c in commands) else None
     try:
-        commands = [Command(step.command, output_file(step.output) if step.output else None) for step in group]
         done = run_commands(sandbox, workspace, commands, timeout=timeout, limits=limits, kept=kept)
         results: list[StepResult] = []
         for number, (step, ex) in enumerate(zip(group, done), 1):
             if not ex.ok or step.output is None:
                 results.append(StepResult(ex, None))
             else:
-                results.append(StepResult(ex, read_output(kept / str(number), step.output, ex)))
+                results.append(StepResult(ex, read_output(kept / str(number) if kept else workspace, step.output,
+                                                          ex)))
         return results
     finally:
-        remove_tree(kept)
+        if kept is not None:
+            remove_tree(kept)
 
 
 def sanitizer_report(ex: Execution) -> str | None:
