@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_hwrepair.cases import Case
 from pytest_hwrepair.fixers.base import Fixer
 from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
 from pytest_hwrepair.loading import load_case
@@ -98,6 +99,39 @@ def test_sanitizer_catches_an_out_of_bounds_write_with_unchanged_output(tmp_path
     assert verdict.outcome is Outcome.FAILED and verdict.category is Category.TEST_FAIL
     assert verdict.summary.startswith("sanitizer run: sanitizer report: ")
     assert "heap-buffer-overflow" in verdict.summary
+
+
+def _rewriting(case: Case, wrong: str, *, on: str) -> str:
+    """The wrong target, plus a constructor that writes the golden target over clip.c whenever its program
+    runs with `on` among its arguments (glibc passes argc and argv to constructors)."""
+    golden = json.dumps(case.files[case.target])
+    return wrong + (
+        "\n#include <stdio.h>\n#include <string.h>\n"
+        "__attribute__((constructor)) static void overwrite(int argc, char **argv)\n{\n"
+        f"    for (int i = 1; i < argc; i++) if (strcmp(argv[i], {json.dumps(on)}) == 0) {{\n"
+        '        FILE *f = fopen("clip.c", "w");\n'
+        f"        if (f) {{ fputs({golden}, f); fclose(f); }}\n"
+        "    }\n}\n")
+
+
+def test_the_sanitizer_build_compiles_the_candidate_not_what_its_program_wrote(tmp_path: Path) -> None:
+    case = make_case(tmp_path, "clip", strong="seeds = 2\nsanitize = true")
+    oob = edited(case, "    return sum;", "    y[n] = 0;  /* one past the end: unchanged output */\n    return sum;")
+    forging = _rewriting(case, oob, on="--seed")  # a seed run swaps in a clean clip.c before the sanitizer build
+    assert suite(tmp_path, case, forging).passed
+    verdict = strong(tmp_path, case, forging)
+    assert verdict.outcome is Outcome.FAILED and "heap-buffer-overflow" in verdict.summary, verdict.summary
+
+
+def test_a_variant_build_compiles_the_candidate_not_what_its_program_wrote(tmp_path: Path) -> None:
+    case = make_case(tmp_path, "clip", strong="""
+        seeds = 1
+        variants = [{ build = "gcc -O0 -DN=12 clip.c driver.c -o prog12", run = "./prog12" }]
+        """)
+    capped = edited(case, "i < n; i++", "i < n && i < 8; i++")  # wrong only where N > 8
+    verdict = strong(tmp_path, case, _rewriting(case, capped, on="--seed"))
+    assert verdict.outcome is Outcome.FAILED, verdict.summary
+    assert verdict.summary.startswith("variant 1 (`./prog12`): first mismatch"), verdict.summary
 
 
 def test_sanitizer_catches_signed_overflow(tmp_path: Path) -> None:

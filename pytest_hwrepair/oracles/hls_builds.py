@@ -53,7 +53,7 @@ class BuildCache:
         hit = self.entries.get(key) if key is not None else None
         if hit is not None and hit[0] is sandbox and hit[1].duration <= timeout:
             self.entries.move_to_end(key)  # type: ignore[arg-type]
-            _restore(hit[2], workspace)
+            restore_tree(hit[2], workspace)
             return Built(hit[1], reused=True)
         ex = sandbox.run(workspace, argv, timeout=timeout, limits=limits)
         if keep and key is not None and ex.ok:
@@ -62,7 +62,7 @@ class BuildCache:
 
     def _keep(self, key: str, sandbox: Sandbox, ex: Execution, workspace: Path) -> None:
         copy = scratch.make("hwrepair-build-")
-        if not _copy_tree(workspace, copy):
+        if not copy_tree(workspace, copy):
             remove(copy)
             return
         old = self.entries.pop(key, None)
@@ -100,7 +100,7 @@ def _read(root: Path, name: str) -> bytes:
         return fh.read()
 
 
-def _copy_tree(source: Path, dest: Path) -> bool:
+def copy_tree(source: Path, dest: Path) -> bool:
     """Copy directories and regular files (modes and times kept); False if there is anything else or too much."""
     total = 0
     for name, info in walk(source):
@@ -117,12 +117,12 @@ def _copy_tree(source: Path, dest: Path) -> bool:
     return True
 
 
-def _restore(kept: Path, workspace: Path) -> None:
+def restore_tree(kept: Path, workspace: Path) -> None:
     for entry in os.scandir(workspace):
         remove(Path(entry.path))
-    _copy_tree(kept, workspace)
+    copy_tree(kept, workspace)
 
 
 BUILDS = BuildCache()
 
-__all__ = ["BUILDS", "BuildCache", "Built", "workspace_key"]
+__all__ = ["BUILDS", "BuildCache", "Built", "copy_tree", "restore_tree", "workspace_key"]

@@ -21,10 +21,19 @@ from pydantic import Field
 from ..cases import MAX_TOLERANCE, Case, StrongSpec
 from ..sandbox.base import Sandbox
 from ..verdict import CaseError, Category, Verdict
-from .base import OracleContext, OracleKind, step_failure, typed_spec
+from .base import OracleContext, OracleKind, remove_tree, step_failure, typed_spec
 from .hls import BuildRunSpec
 from .hls_builds import BUILDS
-from .hls_golden import GoldenError, Step, StepResult, golden_outputs, run_steps, sanitized_build, sanitizer_report
+from .hls_golden import (
+    GoldenError,
+    Step,
+    StepResult,
+    golden_outputs,
+    pristine_copy,
+    run_steps,
+    sanitized_build,
+    sanitizer_report,
+)
 from .hls_outputs import compare_outputs
 
 KIND = "hls-diff"
@@ -66,12 +75,12 @@ class HlsDiffSpec:
         steps = [Step("build", self.build)]
         steps += [Step(f"seed {n}", self.run.replace(SEED, str(n)), self.compare) for n in range(1, self.seeds + 1)]
         for index, (build, run) in enumerate(self.variants, 1):
-            steps.append(Step(f"variant {index} build", build))
+            steps.append(Step(f"variant {index} build", build, fresh=True))
             seeds = range(1, self.seeds + 1) if SEED in run else (0,)
             steps += [Step(f"variant {index}" + (f" seed {n}" if n else ""), run.replace(SEED, str(n)), self.compare)
                       for n in seeds]
         if self.sanitize is not None:
-            steps += [Step("sanitizer build", self.sanitize),
+            steps += [Step("sanitizer build", self.sanitize, fresh=True),
                       Step("sanitizer run", self.fixed_run, self.compare, sanitized=True)]
         return tuple(steps)
 
@@ -134,14 +143,28 @@ class HlsDiffOracle:
             golden = golden_outputs(self.case, self.ctx, sandbox, steps, self.spec.timeout, KIND)
         except GoldenError as exc:
             return Verdict.error(str(exc))
+        # The builds after the first start from the workspace as it was before any step: by then the
+        # candidate's program has run, and could have written over its own sources or the testbench.
+        try:
+            pristine = pristine_copy(workspace) if any(step.fresh for step in steps) else None
+        except GoldenError as exc:
+            return Verdict.error(str(exc))
+        try:
+            return self._steps(workspace, sandbox, steps, golden, pristine)
+        finally:
+            if pristine is not None:
+                remove_tree(pristine)
+
+    def _steps(self, workspace: Path, sandbox: Sandbox, steps: tuple[Step, ...], golden: dict[str, str],
+               pristine: Path | None) -> Verdict:
         durations: dict[str, float] = {"build": 0.0, "run": 0.0}
         # The first step builds as the suite oracle did, from the same files: that build is reused when kept.
         built = BUILDS.build(sandbox, workspace, steps[0].argv, timeout=self.spec.timeout, limits=self.ctx.limits,
                              keep=False)
         reused = {"build_reused": True} if built.reused else {}
         first = StepResult(replace(built.ex, duration=0.0) if built.reused else built.ex, None)
-        ran = itertools.chain([first], run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits)
-                              if built.ex.ok else [])
+        later = run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits, pristine=pristine)
+        ran = itertools.chain([first], later if built.ex.ok else [])
         count = 0
         for count, (step, result) in enumerate(zip(steps, ran), 1):
             durations["build" if step.output is None else "run"] += result.ex.duration

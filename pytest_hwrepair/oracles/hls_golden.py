@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..cases import Case
+from ..sandbox import scratch
 from ..sandbox.base import Command, Execution, Limits, Sandbox
 from ..sandbox.batch import run_commands
 from .base import OracleContext, cached_text, content_hash, populate, remove_tree, resolve_asset, scratch_workspace
+from .hls_builds import MAX_BYTES, copy_tree, restore_tree
 from .hls_outputs import Output, output_file, read_output
 
 SANITIZE_FLAGS = "-fsanitize=address,undefined -fno-sanitize-recover=all"
@@ -42,6 +44,9 @@ class Step:
     argv: str
     output: str | None = None
     sanitized: bool = False
+    # Runs in the workspace as it was before the first step: a build after a candidate's program ran must
+    # compile the candidate's sources, not what that program wrote over them.
+    fresh: bool = False
 
     @property
     def command(self) -> str:
@@ -56,26 +61,49 @@ class StepResult:
     output: Output | None
 
 
-def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout: float,
-              limits: Limits) -> Iterator[StepResult]:
+def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout: float, limits: Limits, *,
+              pristine: Path | None = None) -> Iterator[StepResult]:
     """Run steps in turn in a workspace, each for at most `timeout`, yielding each one's result; a stale copy
     of a step's output file is removed before it runs.
 
     Consecutive steps under the same limits run as one batch (one closed step where the sandbox can, see
     sandbox/batch.py); a batch ends at its first failing step, and the steps after it never run. The
-    caller stops iterating at a result it rejects (an output that differs): no later batch starts."""
-    index = 0
-    while index < len(steps):
-        sanitized = steps[index].sanitized
-        group = [steps[index]]
-        while index + len(group) < len(steps) and steps[index + len(group)].sanitized == sanitized:
-            group.append(steps[index + len(group)])
-        index += len(group)
-        results = _run_group(workspace, group, sandbox, timeout,
-                             replace(limits, memory=0) if sanitized else limits)  # the shadow memory's reservation
-        yield from results
-        if len(results) < len(group) or not results[-1].ex.ok:
-            return
+    caller stops iterating at a result it rejects (an output that differs): no later batch starts.
+
+    A `fresh` step starts a batch of its own in the workspace restored from `pristine` (a copy of it from
+    before the first step; taken here when not given)."""
+    own = pristine is None and any(step.fresh for step in steps[1:])
+    if own:
+        pristine = pristine_copy(workspace)
+    try:
+        index = 0
+        while index < len(steps):
+            first = steps[index]
+            group = [first]
+            while index + len(group) < len(steps) and steps[index + len(group)].sanitized == first.sanitized \
+                    and not steps[index + len(group)].fresh:
+                group.append(steps[index + len(group)])
+            if first.fresh and pristine is not None:
+                restore_tree(pristine, workspace)
+            index += len(group)
+            results = _run_group(workspace, group, sandbox, timeout,
+                                 replace(limits, memory=0) if first.sanitized else limits)  # the shadow memory
+            yield from results
+            if len(results) < len(group) or not results[-1].ex.ok:
+                return
+    finally:
+        if own and pristine is not None:
+            remove_tree(pristine)
+
+
+def pristine_copy(workspace: Path) -> Path:
+    """A copy of the workspace in a scratch directory no step sees; the caller removes it."""
+    copy = scratch.make("hwrepair-pristine-")
+    if not copy_tree(workspace, copy):
+        remove_tree(copy)
+        raise GoldenError(f"the workspace holds more than {MAX_BYTES >> 20} MiB or a file that is not a regular "
+                          "one: it cannot be restored for the steps that build afresh")
+    return copy
 
 
 def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: float,
@@ -124,7 +152,7 @@ def golden_key(case: Case, *parts: str) -> str:
 def golden_outputs(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
                    timeout: float, kind: str) -> dict[str, str]:
     """The output of every step that keeps one, from the golden sources; cached across processes."""
-    key = golden_key(case, kind, json.dumps([(s.label, s.argv, s.output, s.sanitized) for s in steps]))
+    key = golden_key(case, kind, json.dumps([(s.label, s.argv, s.output, s.sanitized, s.fresh) for s in steps]))
 
     def produce() -> str:
         return json.dumps(_run_golden(case, ctx, sandbox, steps, timeout))
