@@ -124,6 +124,9 @@ class Settings:
     no_prefetch: bool = opt(False, "do not start the next item's model request while this item is judged (it "
                             "starts once this item's answer is in, under the same concurrency and cost limits)",
                             header=False)
+    no_object_reuse: bool = opt(False, "hls: compile every C file of each build afresh (by default a plain gcc "
+                                "build links objects of the case's unchanged files, compiled once per machine)",
+                                header=False)
     cost_limit: float | None = opt(None, "stop making model requests once the run has spent this many USD; the "
                                    "remaining items are skipped", metavar="USD")
     prices: str | None = opt(None, "JSON or TOML file of USD per million tokens by model, over the built-in table",

@@ -8,6 +8,9 @@ run of the suite oracle and every step of its hls-diff strong oracle (the harnes
 outputs per case); per bug, the suite oracle's build and run and, since the reference passes, every
 strong-oracle step (seeds, variants, the sanitizer build and run) on the candidate, but for the strong
 oracle's own build where it is the suite oracle's build of the same files (the harness reuses that one).
+The harness runs three times: with `--hwrepair-no-object-reuse` (every C file compiled in every build, as
+the bare side does: the harness's own overhead), judging every sample afresh but linking objects of each
+case's unchanged C files (compiled once per case), and with its defaults.
 
     python scripts/bench_overhead.py cases/hls -j 2
 """
@@ -82,8 +85,11 @@ def main() -> int:
           f"harness runs those {steps} commands in {jails} closed steps, which at that cost put the ratio at "
           f"{floor:.2f} or more")
     status = 0
-    for label, extra in (("every sample judged afresh", ["--hwrepair-no-verdict-cache"]),
-                         ("default (identical candidates reuse their verdict)", [])):
+    for label, extra in (("every sample judged afresh, every C file compiled in each build (the bare side's work)",
+                          ["--hwrepair-no-verdict-cache", "--hwrepair-no-object-reuse"]),
+                         ("every sample judged afresh, objects of unchanged C files compiled once per case",
+                          ["--hwrepair-no-verdict-cache"]),
+                         ("default (identical candidates also reuse their verdict)", [])):
         harness_s, proc = harness(args.paths, args.jobs, extra)
         status = status or proc.returncode
         tail = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-500:]
@@ -93,16 +99,19 @@ def main() -> int:
 
 
 def closed_steps(case: Case, golden: bool) -> int:
-    """How many closed steps the harness runs those commands in (consecutive steps run as one batch)."""
+    """How many closed steps the harness runs those commands in: consecutive steps under the same limits run as
+    one batch, and each build after the first starts a batch of its own (from the workspace as it was before
+    the first step); the objects of a case's unchanged C files compiled once are not counted."""
     strong = case.model.strong_oracle
     if not isinstance(strong, HlsDiffTable):
         return 1  # the suite oracle's build and run
-    sanitizer_run = 1 if parse_spec(case).sanitize else 0
-    if golden:  # the suite's build and run; the strong oracle's build up to its sanitizer build; its run
-        return 1 + 1 + sanitizer_run
-    # The build alone (kept for the strong oracle), the run, the seeds up to the sanitizer build, its run.
+    spec = parse_spec(case)
+    later = len(spec.variants) + (1 if spec.sanitize else 0)  # each variant; the sanitizer's build and run
+    if golden:  # the suite's build and run; the strong oracle's build and seeds; then the later batches
+        return 1 + 1 + later
+    # The build alone (kept for the strong oracle), the run, the seeds, then the later batches.
     suite = 2 if strong.build in (None, getattr(case.oracle, "build", None)) else 1
-    return suite + 1 + sanitizer_run
+    return suite + 1 + later
 
 
 def step_cost(repeat: int = 40) -> tuple[float, float]:

@@ -7,8 +7,8 @@ Starts the loopback OpenAI-style server of the test suite (answers with each cas
 once answering after DELAY seconds (latency-bound, like a model API) and once at once (CPU-bound),
 and times `pytest --fixer=openai -n WIDE` and `-n NARROW` over the same items, one sample per bug,
 no response cache, a fresh run directory each. One untimed run first fills the cache directory the
-timed runs share (golden outputs, as in any run after the first), so the timed runs hold the fixer's
-and the oracle's work. The concurrency limit is left at its default (the worker count). Prints each
+timed runs share (golden outputs and the objects of each case's unchanged C files, as in any run after the
+first), so the timed runs hold the fixer's and the oracle's work on each candidate. The concurrency limit is left at its default (the worker count). Prints each
 time, the ratios, and the load average.
 """
 

@@ -41,6 +41,7 @@ class OracleOptions:
     gpu: bool | None = None  # None: use a CUDA device when one is present
     timing_runs: int | None = None
     equiv_depth: int | None = None
+    reuse_objects: bool = True  # hls: link objects of a case's unchanged C files (oracles/hls_objects.py)
 
     @classmethod
     def of(cls, value: OracleOptions | dict[str, Any] | None) -> OracleOptions:
@@ -56,7 +57,8 @@ class OracleOptions:
     def from_settings(cls, settings: Settings) -> OracleOptions:
         """The options a run's settings choose (the command line's `--hwrepair-*` oracle flags)."""
         return cls(simulator=settings.simulator, perf_gate=settings.perf_gate, seed=settings.seed,
-                   gpu={"auto": None, "yes": True, "no": False}[settings.gpu], timing_runs=settings.timing_runs)
+                   gpu={"auto": None, "yes": True, "no": False}[settings.gpu], timing_runs=settings.timing_runs,
+                   reuse_objects=not settings.no_object_reuse)
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}

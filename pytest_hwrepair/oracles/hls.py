@@ -20,6 +20,7 @@ from ..verdict import Category, Verdict
 from .base import OracleContext, OracleKind, step_failure, typed_spec
 from .hls_builds import BUILDS
 from .hls_golden import GoldenError, Step, golden_outputs
+from .hls_objects import linked_build
 from .hls_outputs import compare_outputs, read_output
 
 RUN = "run"
@@ -80,8 +81,10 @@ class BuildRunOracle:
     def _check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
         ran: Execution | None = None
-        stages = (("build", self.spec.build or ""), (RUN, self.spec.run or ""))
         timeout, limits = self.spec.timeout, self.ctx.limits
+        build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build or "", timeout=timeout,
+                             limits=limits)
+        stages = (("build", build), (RUN, self.spec.run or ""))
         if self._strong_builds_alike():  # one step each: the build is kept for the strong oracle (hls_builds.py)
             done = [BUILDS.build(sandbox, workspace, stages[0][1], timeout=timeout, limits=limits).ex]
             if done[0].ok:

@@ -34,6 +34,7 @@ from .hls_golden import (
     sanitized_build,
     sanitizer_report,
 )
+from .hls_objects import linked_build
 from .hls_outputs import compare_outputs
 
 KIND = "hls-diff"
@@ -159,11 +160,12 @@ class HlsDiffOracle:
                pristine: Path | None) -> Verdict:
         durations: dict[str, float] = {"build": 0.0, "run": 0.0}
         # The first step builds as the suite oracle did, from the same files: that build is reused when kept.
-        built = BUILDS.build(sandbox, workspace, steps[0].argv, timeout=self.spec.timeout, limits=self.ctx.limits,
-                             keep=False)
+        build = self._linked(workspace, sandbox, steps[0]).argv
+        built = BUILDS.build(sandbox, workspace, build, timeout=self.spec.timeout, limits=self.ctx.limits, keep=False)
         reused = {"build_reused": True} if built.reused else {}
         first = StepResult(replace(built.ex, duration=0.0) if built.reused else built.ex, None)
-        later = run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits, pristine=pristine)
+        later = run_steps(workspace, steps[1:], sandbox, self.spec.timeout, self.ctx.limits, pristine=pristine,
+                          prepare=lambda ws, step: self._linked(ws, sandbox, step))
         ran = itertools.chain([first], later if built.ex.ok else [])
         count = 0
         for count, (step, result) in enumerate(zip(steps, ran), 1):
@@ -174,6 +176,14 @@ class HlsDiffOracle:
         if count != len(steps):  # a pass needs every step's result
             return Verdict.error(f"the sandbox gave results for {count} of {len(steps)} steps")
         return _done(Verdict.ok(self._passed()).with_metrics(**reused), durations, len(steps), None)
+
+    def _linked(self, workspace: Path, sandbox: Sandbox, step: Step) -> Step:
+        """A build step linking objects of the case's unchanged C files (hls_objects.py); other steps as they are."""
+        if step.output is not None:
+            return step
+        build = linked_build(self.case, self.ctx, sandbox, workspace, step.argv, timeout=self.spec.timeout,
+                             limits=self.ctx.limits)
+        return replace(step, argv=build)
 
     def _passed(self) -> str:
         parts = [f"{self.spec.seeds} seeds"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -62,7 +62,8 @@ class StepResult:
 
 
 def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout: float, limits: Limits, *,
-              pristine: Path | None = None) -> Iterator[StepResult]:
+              pristine: Path | None = None,
+              prepare: Callable[[Path, Step], Step] | None = None) -> Iterator[StepResult]:
     """Run steps in turn in a workspace, each for at most `timeout`, yielding each one's result; a stale copy
     of a step's output file is removed before it runs.
 
@@ -71,7 +72,8 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
     caller stops iterating at a result it rejects (an output that differs): no later batch starts.
 
     A `fresh` step starts a batch of its own in the workspace restored from `pristine` (a copy of it from
-    before the first step; taken here when not given)."""
+    before the first step; taken here when not given). `prepare` may rewrite the first step of each batch just
+    before it runs, and lay out in the workspace what the rewritten step needs."""
     own = pristine is None and any(step.fresh for step in steps[1:])
     if own:
         pristine = pristine_copy(workspace)
@@ -85,6 +87,8 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
                 group.append(steps[index + len(group)])
             if first.fresh and pristine is not None:
                 restore_tree(pristine, workspace)
+            if prepare is not None:
+                group[0] = prepare(workspace, first)
             index += len(group)
             results = _run_group(workspace, group, sandbox, timeout,
                                  replace(limits, memory=0) if first.sanitized else limits)  # the shadow memory
