@@ -81,8 +81,10 @@ class HlsDiffSpec:
             steps += [Step(f"variant {index}" + (f" seed {n}" if n else ""), run.replace(SEED, str(n)), self.compare)
                       for n in seeds]
         if self.sanitize is not None:
-            steps += [Step("sanitizer build", self.sanitize, fresh=True),
-                      Step("sanitizer run", self.fixed_run, self.compare, sanitized=True)]
+            # One closed step without the address-space limit: the run needs that (the shadow mapping), and the
+            # build, gcc on the candidate's sources, gets no more room than the candidate's program after it.
+            steps += [Step("sanitizer build", self.sanitize, fresh=True, shadow=True),
+                      Step("sanitizer run", self.fixed_run, self.compare, sanitized=True, shadow=True)]
         return tuple(steps)
 
 

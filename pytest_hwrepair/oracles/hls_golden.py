@@ -47,6 +47,8 @@ class Step:
     # Runs in the workspace as it was before the first step: a build after a candidate's program ran must
     # compile the candidate's sources, not what that program wrote over them.
     fresh: bool = False
+    # Runs without the address-space limit, which the sanitizer's shadow mapping cannot run under.
+    shadow: bool = False
 
     @property
     def command(self) -> str:
@@ -82,7 +84,7 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
         while index < len(steps):
             first = steps[index]
             group = [first]
-            while index + len(group) < len(steps) and steps[index + len(group)].sanitized == first.sanitized \
+            while index + len(group) < len(steps) and steps[index + len(group)].shadow == first.shadow \
                     and not steps[index + len(group)].fresh:
                 group.append(steps[index + len(group)])
             if first.fresh and pristine is not None:
@@ -91,7 +93,7 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
                 group[0] = prepare(workspace, first)
             index += len(group)
             results = _run_group(workspace, group, sandbox, timeout,
-                                 replace(limits, memory=0) if first.sanitized else limits)  # the shadow memory
+                                 replace(limits, memory=0) if first.shadow else limits)
             yield from results
             if len(results) < len(group) or not results[-1].ex.ok:
                 return
@@ -156,7 +158,8 @@ def golden_key(case: Case, *parts: str) -> str:
 def golden_outputs(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
                    timeout: float, kind: str) -> dict[str, str]:
     """The output of every step that keeps one, from the golden sources; cached across processes."""
-    key = golden_key(case, kind, json.dumps([(s.label, s.argv, s.output, s.sanitized, s.fresh) for s in steps]))
+    described = [(s.label, s.argv, s.output, s.sanitized, s.fresh, s.shadow) for s in steps]
+    key = golden_key(case, kind, json.dumps(described))
 
     def produce() -> str:
         return json.dumps(_run_golden(case, ctx, sandbox, steps, timeout))
