@@ -23,7 +23,7 @@ from .run import SampleResult, execute
 from .sample import Sample
 from .sandbox.base import Sandbox
 from .scoreboard import Scoreboard
-from .session import Run
+from .session import Run, prefetch_tool_versions
 from .settings import Settings, SettingsError, flag_of, parse_shard
 from .terminal import render
 from .verdict import HarnessError, Outcome
@@ -98,6 +98,7 @@ def _fork_workers(config: pytest.Config, settings: Settings) -> None:
     server = ForkServer.start([str(a) for a in config.args])
     if server is None:
         return
+    prefetch_tool_versions()  # while the workers start: run.json names them once the workers' items are in
     specs = use_for_workers(list(tx), server)
     if specs is None:
         server.close()

@@ -6,6 +6,7 @@ import os
 import platform
 import shutil
 import subprocess
+import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -112,7 +113,25 @@ class Run:
         }
 
 
+_versions_lock = threading.Lock()
+_versions: dict[str, str] | None = None
+
+
 def tool_versions() -> dict[str, str]:
+    """The toolchains' versions for run.json, asked once per process (the tools do not change during a run)."""
+    global _versions
+    with _versions_lock:
+        if _versions is None:
+            _versions = _ask_tools()
+        return dict(_versions)
+
+
+def prefetch_tool_versions() -> None:
+    """Ask the tools on a daemon thread, so the first run.json write does not wait for five subprocesses."""
+    threading.Thread(target=tool_versions, name="hwrepair-tool-versions", daemon=True).start()
+
+
+def _ask_tools() -> dict[str, str]:
     versions = {"hwrepair": __version__, "python": platform.python_version()}
     for tool, flag in TOOLS:
         if shutil.which(tool) is None:
@@ -126,4 +145,4 @@ def tool_versions() -> dict[str, str]:
     return versions
 
 
-__all__ = ["Run", "tool_versions"]
+__all__ = ["Run", "prefetch_tool_versions", "tool_versions"]
