@@ -29,7 +29,10 @@ REQUEST_SECONDS = 5.0
 # depends on being a worker. Other plugins load in each worker as usual.
 PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.pytest_plugin", "anyio.pytest_plugin",
            # Hypothesis's plugin imports the whole library in every worker at its end (0.2 CPU-s each).
-           "_hypothesis_pytestplugin", "hypothesis")
+           "_hypothesis_pytestplugin", "hypothesis", "xdist.newhooks")
+# Standard modules every worker imports before its first item (pytest's capture and debugging plugins,
+# faulthandler): imported once here instead.
+STANDARD = ("readline", "pdb", "faulthandler", "code", "codeop", "cmd")
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
 
@@ -71,9 +74,14 @@ def preload(paths: list[str], hook: Any) -> None:
                 and not isinstance(sys.modules[name].__loader__, type(hook))]
     if unhooked:
         raise RuntimeError(f"imported without pytest's rewriting hook: {', '.join(unhooked)}")
+    for name in STANDARD:
+        with contextlib.suppress(ImportError):
+            __import__(name)
     from . import loading
     from .fixers.llm import tls_context
+    from .oracles.hls_objects import compiler_identity
     loading.preload_cases(paths)
+    compiler_identity("gcc")  # what each worker's first HLS build asks (two runs of gcc)
     tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))  # what each model client loads
     import threading
     if threading.active_count() != 1:  # a fork copies only the forking thread: never fork a process with others
