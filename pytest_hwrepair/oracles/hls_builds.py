@@ -77,8 +77,9 @@ class BuildCache:
             remove(self.entries.popitem()[1][2])
 
 
-def workspace_key(workspace: Path, *parts: str) -> str | None:
-    """The content hash of a workspace (paths, modes, bytes) and `parts`; None if it holds anything else."""
+def workspace_key(workspace: Path, *parts: str, unread: frozenset[str] = frozenset()) -> str | None:
+    """The content hash of a workspace (paths, modes, bytes) and `parts`; None if it holds anything else. The
+    files named in `unread` count by path and mode only."""
     items: list[str | bytes] = list(parts)
     total = 0
     for name, info in walk(workspace):
@@ -87,6 +88,9 @@ def workspace_key(workspace: Path, *parts: str) -> str | None:
             continue
         if not stat.S_ISREG(info.st_mode):
             return None
+        if name in unread:
+            items += ["f", name, oct(stat.S_IMODE(info.st_mode))]
+            continue
         total += info.st_size
         if total > MAX_BYTES:
             return None

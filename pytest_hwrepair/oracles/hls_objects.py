@@ -28,16 +28,16 @@ from pathlib import Path
 from ..cases import Case
 from ..sandbox import scratch
 from ..sandbox.base import Limits, Sandbox
-from ..sandbox.transfer import walk
+from ..sandbox.local import LocalSandbox
 from .base import OracleContext, content_hash, remove_tree, resolve_asset
-from .hls_builds import MAX_BYTES, copy_tree
+from .hls_builds import copy_tree, workspace_key
 
 COMPILERS = frozenset({"gcc", "cc"})
 PREFIX = "hwrepair_obj_"
 MAX_OBJECT = 16 << 20
 # Compile flags whose meaning does not depend on compiling the files together; anything else (-flto,
 # -include, -x, -MD, @file, a two-word option) leaves the build as it is.
-_COMPILE = re.compile(r"-(?:O[0-3sgz]?|std=[\w+]+|g[0-3]?|w|Werror|W[\w=+,-]+|pedantic(?:-errors)?|ansi|pthread"
+_COMPILE = re.compile(r"-(?:O[0-3sgz]?|std=[\w+]+|g[0-3]?|w|W[\w=+,-]+|pedantic(?:-errors)?|ansi|pthread"
                       r"|D\w+(?:=[\w.+-]*)?|U\w+|I(?!/)(?:[\w+-]+/?)+|m[\w=+,.-]+"
                       r"|f(?!lto|whole-program|profile|auto-profile|branch-probabilities|dump|coverage|test-coverage"
                       r"|save|plugin)[\w=+,.-]+)")
@@ -92,8 +92,6 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
                  timeout: float, limits: Limits) -> str:
     """The build to run in `workspace`: with objects of the case's unchanged C files laid out there and linked,
     or `build` itself where that cannot be done soundly (see the module's text)."""
-    from ..sandbox.local import LocalSandbox
-
     parsed = parse_build(build)
     if parsed is None or not ctx.options.reuse_objects or type(sandbox) is not LocalSandbox:
         return build
@@ -102,7 +100,7 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
     if identity is None or not reusable:
         return build
     fresh = set(parsed.sources) - set(reusable)
-    base = _workspace_key(workspace, fresh)
+    base = workspace_key(workspace, unread=frozenset(fresh))
     if base is None:
         return build
     names = {source: f"{PREFIX}{number}_{Path(source).stem}.o" for number, source in enumerate(reusable, 1)}
@@ -113,7 +111,7 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
     pending: list[tuple[str, Path]] = []
     for source in reusable:
         path = folder / f"{content_hash('object', identity, *parsed.flags, source, base)}.o"
-        data = _read_kept(path)
+        data = _read_regular(path, MAX_OBJECT)
         if data is None:
             pending.append((source, path))
         else:
@@ -175,24 +173,6 @@ def _unchanged(case: Case, workspace: Path, parsed: GccBuild) -> list[str]:
     return found
 
 
-def _workspace_key(workspace: Path, fresh: set[str]) -> str | None:
-    """Every path and mode of the workspace and every file's bytes but those compiled afresh; None if it holds
-    anything but directories and regular files, or too much."""
-    items: list[str | bytes] = []
-    total = 0
-    for name, info in walk(workspace):
-        kind = "d" if stat.S_ISDIR(info.st_mode) else "f" if stat.S_ISREG(info.st_mode) else None
-        if kind is None:
-            return None
-        items += [kind, name, oct(stat.S_IMODE(info.st_mode))]
-        if kind == "f" and name not in fresh:
-            total += info.st_size
-            if total > MAX_BYTES:
-                return None
-            items.append((workspace / name).read_bytes())
-    return content_hash(*items)
-
-
 def _compile(workspace: Path, sandbox: Sandbox, parsed: GccBuild, sources: list[str], fresh: set[str], *,
              timeout: float, limits: Limits) -> dict[str, bytes] | None:
     """Each source's object, compiled in a copy of the workspace; None when one fails or depends on what it
@@ -248,10 +228,6 @@ def _read_regular(path: Path, cap: int) -> bytes | None:
             return None
         data = fh.read(cap + 1)
     return data if len(data) <= cap else None
-
-
-def _read_kept(path: Path) -> bytes | None:
-    return _read_regular(path, MAX_OBJECT)
 
 
 def _keep(path: Path, data: bytes) -> None:
