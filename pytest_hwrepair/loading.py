@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
@@ -17,8 +19,39 @@ from .repo.load import load_repo_case
 from .repo.schema import case_file_schema
 from .verdict import CaseError
 
-# Cases the fork server read before forking the workers (forkserver.py): path -> (case.toml text, case).
-_PRELOADED: dict[Path, tuple[str, Case]] = {}
+# Cases the fork server read before forking the workers (forkserver.py): path -> what was read and when.
+_PRELOADED: dict[Path, _ReadAhead] = {}
+# A file changed less than this long before it was read ahead may change again within its timestamps' resolution
+# and keep them: its content is compared (as git treats a "racy" index entry).
+RACY_NS = 2_000_000_000
+
+
+@dataclass(frozen=True)
+class _ReadAhead:
+    """A case read ahead, with the status of its case.toml and of every file it names at that time."""
+
+    case: Case
+    text: str  # the case.toml
+    stamps: tuple[tuple[str | None, tuple[int, ...]], ...]  # (name, or None for case.toml; file status)
+    at_ns: int
+
+    def unchanged(self, path: Path) -> bool:
+        for name, stamp in self.stamps:
+            file = path if name is None else path.parent / name
+            now = _stamp(file)
+            if now != stamp:
+                return False
+            if self.at_ns - max(stamp[3], stamp[4]) < RACY_NS:  # changed just before: its timestamps cannot tell
+                text = self.text if name is None else self.case.files[name]
+                if file.read_text(encoding="utf-8") != text:
+                    return False
+        return True
+
+
+def _stamp(file: Path) -> tuple[int, ...]:
+    """Which file this is and when it last changed (following links, as reading it does)."""
+    info = os.stat(file)
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
 def preload_cases(paths: list[str]) -> None:
@@ -26,24 +59,25 @@ def preload_cases(paths: list[str]) -> None:
     roots = [Path(os.path.abspath(p.split("::")[0])) for p in paths]
     for path in find_case_files(roots):
         with contextlib.suppress(CaseError, OSError, UnicodeDecodeError):
+            at_ns = time.time_ns()
+            before = _stamp(path)
             text = path.read_text(encoding="utf-8")
             case = load_case(path)
             if case.repo is None:
-                _PRELOADED[path] = (text, case)
+                stamps = ((None, before), *((name, _stamp(path.parent / name)) for name in case.files))
+                _PRELOADED[path] = _ReadAhead(case, text, stamps, at_ns)
 
 
 def _preloaded(path: Path) -> Case | None:
-    """A case read ahead, once, if its case.toml and every file it names still read the same."""
+    """A case read ahead, once, if its case.toml and every file it names are the files read then, unchanged
+    since: same file, size and change times, and the same text for a file changed just before it was read."""
     hit = _PRELOADED.pop(path, None)
     if hit is None:
         return None
-    text, case = hit
     try:
-        if path.read_text(encoding="utf-8") == text and read_files(path, case.model) == case.files:
-            return case
-    except (CaseError, OSError, UnicodeDecodeError):
-        pass
-    return None
+        return hit.case if hit.unchanged(path) else None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def load_case(path: Path, *, strict: bool = False) -> Case:

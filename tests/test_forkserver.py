@@ -226,6 +226,57 @@ def test_a_case_read_ahead_is_used_once_and_only_while_its_files_read_the_same(t
         loading._PRELOADED.clear()
 
 
+def _same_size_edit(file: Path) -> None:
+    """Change one character, keep the size and put the modification time back (the change time moves)."""
+    info = file.stat()
+    text = file.read_text()
+    file.write_text(text.replace("+", "-", 1))
+    os.utime(file, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_a_case_read_ahead_is_read_again_when_a_file_status_moved(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loading, "RACY_NS", 0)  # every file old enough: the file status alone decides
+    path = write_case(tmp_path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    root = tmp_path / "cases"
+    try:
+        loading.preload_cases([str(root)])
+        assert loading._preloaded(path) is not None  # untouched: used as read
+        loading.preload_cases([str(root)])
+        _same_size_edit(path.parent / "sum.c")
+        assert loading._preloaded(path) is None  # same size and modification time: the change time tells
+        loading.preload_cases([str(root)])
+        source = path.parent / "sum.c"
+        other = path.parent / "other.c"
+        other.write_text(source.read_text().replace("+", "-", 1))
+        os.utime(other, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns))
+        source.unlink()
+        source.symlink_to(other.name)  # another file of the same size and modification time behind the name
+        assert loading._preloaded(path) is None
+        assert "-" in loading.load_case(path).files["sum.c"]
+    finally:
+        loading._PRELOADED.clear()
+
+
+def test_a_file_changed_just_before_it_was_read_ahead_is_compared_by_content(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_case(tmp_path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
+    root = tmp_path / "cases"
+    recent = time.time_ns()
+    monkeypatch.setattr(loading, "_stamp", lambda file: (0, 0, 0, recent, recent))  # a status that never moves
+    try:
+        loading.preload_cases([str(root)])
+        assert loading._preloaded(path) is not None  # same text
+        loading.preload_cases([str(root)])
+        (path.parent / "sum.c").write_text(SUM_C.replace("+", "-", 1))
+        assert loading._preloaded(path) is None  # the status says unchanged, the text does not
+        loading.preload_cases([str(root)])
+        path.write_text(path.read_text() + "\n# edited\n")
+        assert loading._preloaded(path) is None
+    finally:
+        loading._PRELOADED.clear()
+
+
 def test_a_killed_run_leaves_no_socket_directory_behind(tmp_path: Path) -> None:
     stale = Path(tempfile.gettempdir()) / "hwrepair-forkserver-999999999-x"
     stale.mkdir(exist_ok=True)
