@@ -15,9 +15,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_hwrepair import loading
 from pytest_hwrepair.forkserver import BOOT, LAUNCHER, ForkServer, use_for_workers
+from pytest_hwrepair.forkserver_launch import json_string, request_body
 
 from .conftest import SUM_C, SUM_TOML, write_case
 
@@ -275,6 +278,33 @@ def test_a_file_changed_just_before_it_was_read_ahead_is_compared_by_content(
         assert loading._preloaded(path) is None
     finally:
         loading._PRELOADED.clear()
+
+
+ANY_CHARACTER = st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())  # lone surrogates too
+
+
+@given(st.text(ANY_CHARACTER))
+def test_the_launcher_writes_any_string_as_json_reads_it(text: str) -> None:
+    assert json.loads(json_string(text)) == text  # with the json module, which the launcher does not import
+
+
+@given(st.lists(st.text(ANY_CHARACTER)), st.text(ANY_CHARACTER), st.dictionaries(st.text(ANY_CHARACTER),
+       st.text(ANY_CHARACTER)), st.integers(0, 0o777), st.lists(st.integers(1, 31)))
+def test_the_launcher_request_is_the_json_object_the_server_parses(argv: list[str], cwd: str, env: dict[str, str],
+                                                                     umask: int, ignored: list[int]) -> None:
+    assert json.loads(request_body(argv, cwd, env, umask, ignored)) == {
+        "argv": argv, "cwd": cwd, "env": env, "umask": umask, "ignored": ignored}
+
+
+def test_the_launcher_imports_nothing_beyond_the_interpreter_s_own_modules() -> None:
+    def imported(code: str) -> set[str]:
+        probe = f"import sys\nbefore = set(sys.modules)\n{code}\nprint(sorted(set(sys.modules) - before))"
+        done = subprocess.run([sys.executable, "-I", "-S", "-c", probe], capture_output=True, text=True, timeout=30,
+                              check=True)
+        return set(eval(done.stdout))
+
+    launcher = imported(f"exec(compile(open({str(LAUNCHER)!r}).read(), 'launcher', 'exec'), {{'__name__': 'x'}})")
+    assert launcher - imported("import os") <= {"_signal", "_socket", "__future__"}
 
 
 def test_a_killed_run_leaves_no_socket_directory_behind(tmp_path: Path) -> None:
