@@ -109,6 +109,31 @@ def test_the_server_stands_in_for_the_interpreter(server: ForkServer, tmp_path: 
     assert who.stdout.split() == [b"True", b"1"]
 
 
+def test_a_worker_that_finished_ends_as_an_interpreter_ends(server: ForkServer, tmp_path: Path) -> None:
+    """Without the teardown of every object, but with what an exit does for others: threads that are not
+    daemons finish, thread pools drain, atexit handlers and finalizers run, files and streams are flushed."""
+    code = (f"import atexit, os, sys, tempfile, threading, time, weakref\n"
+            f"from concurrent.futures import ThreadPoolExecutor\n"
+            f"out = {str(tmp_path)!r}\n"
+            "def late(name):\n"
+            "    time.sleep(0.3)\n"
+            "    open(os.path.join(out, name), 'w').write('done')\n"
+            "threading.Thread(target=late, args=('thread',)).start()\n"
+            "ThreadPoolExecutor(1).submit(late, 'pool')\n"
+            "atexit.register(lambda: open(os.path.join(out, 'atexit'), 'w').write('done'))\n"
+            "kept = tempfile.TemporaryDirectory(dir=out, prefix='finalized-')\n"
+            "sys.stdout.write('no newline at the end')\n"
+            "fh = open(os.path.join(out, 'buffered'), 'w'); fh.write('left open')\n"
+            "print('pytest_hwrepair.forkserver' in open(f'/proc/{os.getppid()}/cmdline').read(), file=sys.stderr)\n")
+    done = launch(server, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == b"True"  # it was a forked worker
+    assert done.stdout == b"no newline at the end"
+    assert {p.name for p in tmp_path.iterdir()} >= {"thread", "pool", "atexit"}
+    assert not list(tmp_path.glob("finalized-*"))  # the temporary directory's finalizer ran
+    assert (tmp_path / "buffered").read_text() == "left open"  # a file never closed is flushed
+
+
 def test_a_worker_killed_by_a_signal_kills_its_stand_in_the_same_way(server: ForkServer) -> None:
     done = launch(server, "import os, signal; os.kill(os.getpid(), signal.SIGTERM)")
     assert done.returncode == -signal.SIGTERM
