@@ -10,8 +10,9 @@ a child that becomes the worker. What a worker does from there is what xdist's o
 
 The server listens on a Unix socket in a directory only this user can enter, and forks only for a
 peer of the same uid. A worker the server cannot take starts as a fresh interpreter, as without it;
-a case file changed since the server read it is read again (its text and every file it names are
-compared). `--hwrepair-worker-start exec` turns the server off.
+a case file changed since the server read it is read again (the status of it and of every file it names is
+compared, and the content of a file changed just before it was read). `--hwrepair-worker-start exec` turns
+the server off.
 """
 
 from __future__ import annotations
