@@ -33,15 +33,14 @@ class _ReadAhead:
     case: Case
     text: str  # the case.toml
     stamps: tuple[tuple[str | None, tuple[int, ...]], ...]  # (name, or None for case.toml; file status)
-    at_ns: int
+    racy: frozenset[str | None]  # the files changed just before they were read: their timestamps cannot tell
 
     def unchanged(self, path: Path) -> bool:
         for name, stamp in self.stamps:
             file = path if name is None else path.parent / name
-            now = _stamp(file)
-            if now != stamp:
+            if _stamp(file) != stamp:
                 return False
-            if self.at_ns - max(stamp[3], stamp[4]) < RACY_NS:  # changed just before: its timestamps cannot tell
+            if name in self.racy:
                 text = self.text if name is None else self.case.files[name]
                 if file.read_text(encoding="utf-8") != text:
                     return False
@@ -65,7 +64,9 @@ def preload_cases(paths: list[str]) -> None:
             case = load_case(path)
             if case.repo is None:
                 stamps = ((None, before), *((name, _stamp(path.parent / name)) for name in case.files))
-                _PRELOADED[path] = _ReadAhead(case, text, stamps, at_ns)
+                racy = frozenset(name for name, (*_, mtime_ns, ctime_ns) in stamps
+                                 if at_ns - max(mtime_ns, ctime_ns) < RACY_NS)
+                _PRELOADED[path] = _ReadAhead(case, text, stamps, racy)
 
 
 def _preloaded(path: Path) -> Case | None:
