@@ -6,10 +6,12 @@ umask and environment and runs execnet's bootstrap as `python -u -c` would.
 """
 
 from __future__ import annotations
+import __future__
 
 import atexit
 import contextlib
 import gc
+import inspect
 import io
 import json
 import os
@@ -39,6 +41,30 @@ STANDARD = ("readline", "pdb", "faulthandler", "code", "codeop", "cmd")
 BUFFERED = (io.BufferedWriter, io.BufferedRandom, io.BufferedRWPair, io.TextIOWrapper)
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
+# The program execnet gives a worker it bootstraps with its own source (execnet.gateway_io.popen_bootstrapline):
+# the line it then sends starts with the source of execnet.gateway_base (60 kB, 12 ms to compile in each worker).
+BOOTSTRAP_LINE = "import sys;exec(eval(sys.stdin.readline()))"
+
+
+@dataclass(frozen=True)
+class Precompiled:
+    """A source that starts what a worker is sent, compiled once in the server as the worker would compile it."""
+
+    head: str  # the source and the newline that ends it
+    code: types.CodeType
+    future: int  # the flags of the __future__ imports in it, which hold for the rest of the same source too
+
+    @classmethod
+    def of(cls, source: str) -> Precompiled:
+        # dont_inherit: as `exec` compiles it in a `-c` program, without this module's __future__ flags
+        code = compile(source, "<string>", "exec", dont_inherit=True)
+        future = 0
+        for name in __future__.all_feature_names:
+            future |= code.co_flags & getattr(__future__, name).compiler_flag
+        return cls(source + "\n", code, future)
+
+
+GATEWAY: Precompiled | None = None  # execnet's gateway source, once the server imported it
 
 
 @dataclass
@@ -86,9 +112,20 @@ def preload(paths: list[str], hook: Any) -> None:
     from .oracles.hls_objects import compiler_identity
     loading.preload_cases(paths)
     compiler_identity("gcc")  # what each worker's first HLS build asks (two runs of gcc)
+    global GATEWAY
+    GATEWAY = _gateway()
     tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))  # what each model client loads
     if threading.active_count() != 1:  # a fork copies only the forking thread: never fork a process with others
         raise RuntimeError(f"{threading.active_count()} threads after the imports")
+
+
+def _gateway() -> Precompiled | None:
+    import execnet.gateway_base
+    import execnet.gateway_io
+
+    if execnet.gateway_io.popen_bootstrapline != BOOTSTRAP_LINE:
+        return None
+    return Precompiled.of(inspect.getsource(execnet.gateway_base))
 
 
 def serve(listener: socket.socket, control: int) -> Request | None:
@@ -273,7 +310,26 @@ def run_worker(request: Request) -> None:
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = main
-    exec(compile(code, "<string>", "exec"), main.__dict__)
+    if code == BOOTSTRAP_LINE and GATEWAY is not None:
+        bootstrap(main.__dict__, GATEWAY)
+    else:
+        exec(compile(code, "<string>", "exec", dont_inherit=True), main.__dict__)
+
+
+def bootstrap(namespace: dict[str, Any], known: Precompiled) -> None:
+    """Run BOOTSTRAP_LINE in `namespace`: read a line, evaluate it and run the source it gives. Where that source
+    starts with `known`, its code runs as compiled ahead, then the rest, compiled at the line numbers it has in the
+    whole (a traceback names the lines it would name); any other source is compiled and run as it comes."""
+    namespace["sys"] = sys
+    source = eval(sys.stdin.readline(), namespace)
+    if not (isinstance(source, str) and source.startswith(known.head)):
+        exec(compile(source, "<string>", "exec", dont_inherit=True)  # as `exec` compiles a source
+             if isinstance(source, (str, bytes)) else source, namespace)
+        return
+    rest = compile("\n" * known.head.count("\n") + source[len(known.head):], "<string>", "exec", flags=known.future,
+                   dont_inherit=True)
+    exec(known.code, namespace)
+    exec(rest, namespace)
 
 
 def leave() -> NoReturn:

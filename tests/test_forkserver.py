@@ -109,6 +109,45 @@ def test_the_server_stands_in_for_the_interpreter(server: ForkServer, tmp_path: 
     assert who.stdout.split() == [b"True", b"1"]
 
 
+# What a worker's bootstrap source may hold after execnet's own: observations that must read the same whether the
+# source was compiled in the worker or partly ahead, and a failure whose traceback names its line.
+GATEWAY_TAIL = """
+def typed(x: int) -> None: ...
+print(__name__, typed.__annotations__, sys.argv, 'serve' in globals())
+fp = sys.modules.get('pytest_hwrepair.forkserver_process')
+print('ahead', fp is not None and fp.GATEWAY is not None and serve.__code__ in fp.GATEWAY.code.co_consts,
+      file=sys.stderr)
+raise ValueError(sys._getframe().f_lineno)
+"""
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_execnet_s_bootstrap_runs_as_in_a_fresh_interpreter_with_its_gateway_source_compiled_ahead(
+        server: ForkServer, changed: bool) -> None:
+    import inspect
+
+    import execnet.gateway_base
+
+    from pytest_hwrepair.forkserver_process import BOOTSTRAP_LINE
+
+    source = inspect.getsource(execnet.gateway_base)
+    if changed:  # a gateway source that is not the one the server compiled: compiled and run as it comes
+        source = source.replace("\ndef serve(", "\ndef serve(*_: object, **__: object) -> None: ...\ndef serve_(", 1)
+    line = (repr(source + "\n" + GATEWAY_TAIL) + "\n").encode()
+    forked = launch(server, BOOTSTRAP_LINE, stdin=line)
+    fresh = subprocess.run([sys.executable, "-u", "-c", BOOTSTRAP_LINE], input=line, capture_output=True,
+                           timeout=60, check=False)
+    assert forked.returncode == fresh.returncode == 1
+    assert forked.stdout == fresh.stdout  # __main__, the gateway's future import holds for the rest, argv
+    assert b"'x': 'int'" in forked.stdout and b"True" in forked.stdout
+    # the failing line named as it is named in the whole source (above it the forked traceback shows the server's
+    # frames), and the code compiled ahead ran where the source was the server's
+    assert forked.stderr.splitlines()[-2:] == fresh.stderr.splitlines()[-2:]
+    raised_at = source.count("\n") + GATEWAY_TAIL.count("\n") + 1  # the tail's last line in the whole
+    assert fresh.stderr.splitlines()[-1] == f"ValueError: {raised_at}".encode()
+    assert forked.stderr.splitlines()[0] == (b"ahead False" if changed else b"ahead True")
+
+
 def test_a_worker_that_finished_ends_as_an_interpreter_ends(server: ForkServer, tmp_path: Path) -> None:
     """Without the teardown of every object, but with what an exit does for others: threads that are not
     daemons finish, thread pools drain, atexit handlers and finalizers run, files and streams are flushed."""
