@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_hwrepair.cases import Case
 from pytest_hwrepair.oracles.hls_outputs import compare_outputs
@@ -142,3 +144,15 @@ def test_mismatch_in_a_sectioned_output_names_the_section() -> None:
         "first mismatch at token 6 (line 4, in @keys): expected '3', got '4'")
     assert compare_outputs(expected, expected.replace("i32 1", "i32 2"), 0, 0) == (
         "first mismatch at token 9 (line 5, in @count): expected '1', got '2'")
+
+
+@given(st.lists(st.sampled_from(["1", "1.0", "nan", "-inf", "x", "@sec", "0x1p3", " ", "\n", "\t", "  "]), max_size=40),
+       st.floats(0, 1), st.floats(0, 1))
+def test_an_output_equal_to_the_golden_one_matches_however_it_is_spaced_and_whatever_its_tokens(
+        parts: list[str], tol: float, rel: float) -> None:
+    text = "".join(parts)
+    assert compare_outputs(text, text, tol, rel) is None  # read as the same text, not split
+    assert compare_outputs(text, " ".join(text.split()) + "\n", tol, rel) is None  # split and compared token-wise
+    if text.split():
+        assert compare_outputs(text, text + " extra", tol, rel) == \
+            f"output has {len(text.split()) + 1} tokens, the reference has {len(text.split())}"
