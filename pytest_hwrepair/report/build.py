@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from ..bugstats import Columns
 from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
+from .aside import Aside
 from .card import card
 from .load import Merged
 from .model import BOOTSTRAP_RESAMPLES, Merge, Report, Tables
@@ -41,21 +42,26 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
     """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
-    rows = bug_rows(merged.tally, ks, classes)
-    cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order
-    tables = Tables(
-        fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
-        domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
-        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
-        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
-    )
-    return Report(
-        k=list(ks),
-        merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
-        notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables, bugs=rows,
-        correlations=correlations(rows), splits=splits(rows), paired=paired(rows), comparison=compare(merged.runs),
-        summary=summary_of(merged.tally, ks),
-    )
+    stats = merged.tally.bug_stats()
+    # A large report builds its independent parts two at a time where it can (aside.py).
+    with Aside(lambda: summary_of(merged.tally, ks), bugs=len(stats)) as summary:
+        rows = bug_rows(merged.tally, ks, classes)
+        with Aside(lambda: (correlations(rows), splits(rows), paired(rows)), bugs=len(rows)) as analysis:
+            cols = Columns(stats, ks)  # the rows' bugs, in their order
+            tables = Tables(
+                fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
+                domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
+                groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
+                classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
+            )
+            ranks, split, pairs = analysis.result()
+        return Report(
+            k=list(ks),
+            merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
+            notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables,
+            bugs=rows, correlations=ranks, splits=split, paired=pairs, comparison=compare(merged.runs),
+            summary=summary.result(),
+        )
 
 
 __all__ = ["build_report", "parse_class_map"]

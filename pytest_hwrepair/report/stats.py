@@ -6,18 +6,26 @@ value is undefined (too few points, constant input) instead of returning NaN.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
-from scipy import stats
 
 from .model import BOOTSTRAP_RESAMPLES
 
 BOOTSTRAP_SEED = 0
 CONFIDENCE = 0.95
+
+
+@functools.cache
+def _scipy_stats() -> ModuleType:
+    """scipy.stats, imported by the tests that use it (0.6 s: a report's tables need only numpy)."""
+    return importlib.import_module("scipy.stats")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +99,7 @@ def spearman(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("
     note = _undefined(x, y, 3, names)
     if note:
         return TestResult(None, None, len(x), note)
-    res = stats.spearmanr(x, y)
+    res = _scipy_stats().spearmanr(x, y)
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(x))
 
 
@@ -100,7 +108,7 @@ def kendall(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x
     note = _undefined(x, y, 2, names)
     if note:
         return TestResult(None, None, len(x), note)
-    res = stats.kendalltau(x, y)
+    res = _scipy_stats().kendalltau(x, y)
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(x))
 
 
@@ -118,7 +126,7 @@ def mann_whitney(a: Sequence[float], b: Sequence[float]) -> TestResult:
         return TestResult(None, None, len(a) + len(b), "one group is empty")
     if len(set(a) | set(b)) < 2:
         return TestResult(None, None, len(a) + len(b), "every value is the same")
-    res = stats.mannwhitneyu(a, b, alternative="two-sided")
+    res = _scipy_stats().mannwhitneyu(a, b, alternative="two-sided")
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(a) + len(b))
 
 
@@ -131,7 +139,7 @@ def wilcoxon(a: Sequence[float], b: Sequence[float]) -> TestResult:
         return TestResult(None, None, 0, "every pair is equal")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scipy warns that exact p-values are unavailable with ties
-        res = stats.wilcoxon(diffs, alternative="two-sided")
+        res = _scipy_stats().wilcoxon(diffs, alternative="two-sided")
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(diffs))
 
 
