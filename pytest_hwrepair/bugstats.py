@@ -125,6 +125,17 @@ class BugTally:
         if other.first_key < self.first_key:
             self.first_key, self.first = other.first_key, other.first
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        # A report's scan workers send their tallies back pickled: one tuple instead of the slots pickle's default
+        # (each slot's name looked up and written beside its value).
+        return (self.first_key, self.first, self.n, self.c, self.strong_c, self.strong_n, self.errors, self.skipped,
+                self.plausible, self.undecided, self.patches, self.has_strong, self.runs, dict(self.categories))
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        (self.first_key, self.first, self.n, self.c, self.strong_c, self.strong_n, self.errors, self.skipped,
+         self.plausible, self.undecided, self.patches, self.has_strong, self.runs, categories) = state
+        self.categories = Counter(categories)
+
     def copy(self) -> BugTally:
         out = BugTally.__new__(BugTally)
         out.first, out.first_key = self.first, self.first_key

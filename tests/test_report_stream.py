@@ -140,3 +140,21 @@ def test_any_mix_of_runs_streams_to_the_in_memory_summary(tmp_path_factory: pyte
                             **extra))
         paths.append(write(root / f"r{n}", recs))
     agree(paths)
+
+
+def test_a_bug_tally_sent_back_by_a_scan_worker_is_the_tally_it_sent() -> None:
+    import pickle
+
+    from pytest_hwrepair.bugstats import BugTally
+
+    views = [rec(f"k{i}", ("passed", "failed", "error", "skipped")[i % 4], patch_sha=f"p{i % 3}", run=f"r{i % 2}",
+                 strong=(None, True, False)[i % 3], category=("pass", "test_fail")[i % 2]) for i in range(12)]
+    tally = BugTally(views[0])
+    for v in views:
+        tally.add(v)
+    back = pickle.loads(pickle.dumps(tally))
+    assert back.stats("f") == tally.stats("f")
+    assert (back.patches, back.runs, back.categories, back.first_key) == \
+        (tally.patches, tally.runs, tally.categories, tally.first_key)
+    back.add(rec("a0", "passed", category="pass"))  # still a tally: it counts on, under its new first record
+    assert back.stats("f").n == tally.stats("f").n + 1 and back.first_key == "a0"
