@@ -69,7 +69,7 @@ def test_a_child_that_dies_or_fails_costs_nothing_but_its_time() -> None:
     assert done.stdout.strip() == "in this process"
 
 
-def test_a_part_not_waited_for_is_killed_and_reaped() -> None:
+def test_a_part_not_waited_for_or_interrupted_is_killed_and_reaped() -> None:
     done = run_script("""
         start = time.monotonic()
         with Aside(lambda: time.sleep(60), bugs=FORK_BUGS) as part:
@@ -79,8 +79,23 @@ def test_a_part_not_waited_for_is_killed_and_reaped() -> None:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             print("reaped")
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGALRM, interrupt)
+        with Aside(lambda: time.sleep(60), bugs=FORK_BUGS) as part:
+            pid = part.pid
+            signal.setitimer(signal.ITIMER_REAL, 0.5)
+            try:
+                part.result()  # interrupted while it reads the child's answer
+            except KeyboardInterrupt:
+                pass
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            print("reaped after an interrupt")
     """)
-    assert done.stdout.strip() == "reaped", done.stderr
+    assert done.stdout.split("\n")[:2] == ["reaped", "reaped after an interrupt"], done.stderr
 
 
 def test_a_process_with_another_thread_never_forks() -> None:

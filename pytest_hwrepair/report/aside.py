@@ -61,13 +61,14 @@ class Aside(Generic[T]):
         self.pid, self.fd = pid, r
 
     def result(self) -> T:
-        pid, fd = self.pid, self.fd
-        if pid is None or fd is None:
+        fd = self.fd
+        if self.pid is None or fd is None:
             return self.compute()
-        self.pid = self.fd = None
-        with open(fd, "rb") as back:
+        self.fd = None
+        with open(fd, "rb") as back:  # interrupted here, close() still ends the child
             data = back.read()
-        _, status = os.waitpid(pid, 0)
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
         if os.waitstatus_to_exitcode(status) == 0:
             with contextlib.suppress(Exception):
                 value: T = pickle.loads(data)
