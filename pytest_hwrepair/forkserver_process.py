@@ -53,6 +53,7 @@ class Precompiled:
     head: str  # the source and the newline that ends it
     code: types.CodeType
     future: int  # the flags of the __future__ imports in it, which hold for the rest of the same source too
+    lines: int  # the lines of `head`: where the rest of the source starts
 
     @classmethod
     def of(cls, source: str) -> Precompiled:
@@ -61,7 +62,8 @@ class Precompiled:
         future = 0
         for name in __future__.all_feature_names:
             future |= code.co_flags & getattr(__future__, name).compiler_flag
-        return cls(source + "\n", code, future)
+        head = source + "\n"
+        return cls(head, code, future, head.count("\n"))
 
 
 GATEWAY: Precompiled | None = None  # execnet's gateway source, once the server imported it
@@ -326,7 +328,7 @@ def bootstrap(namespace: dict[str, Any], known: Precompiled) -> None:
         exec(compile(source, "<string>", "exec", dont_inherit=True)  # as `exec` compiles a source
              if isinstance(source, (str, bytes)) else source, namespace)
         return
-    rest = compile("\n" * known.head.count("\n") + source[len(known.head):], "<string>", "exec", flags=known.future,
+    rest = compile("\n" * known.lines + source[len(known.head):], "<string>", "exec", flags=known.future,
                    dont_inherit=True)
     exec(known.code, namespace)
     exec(rest, namespace)
