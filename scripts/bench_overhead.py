@@ -107,11 +107,11 @@ def closed_steps(case: Case, golden: bool) -> int:
         return 1  # the suite oracle's build and run
     spec = parse_spec(case)
     later = len(spec.variants) + (1 if spec.sanitize else 0)  # each variant; the sanitizer's build and run
-    if golden:  # the suite's build and run; the strong oracle's build and seeds; then the later batches
-        return 1 + 1 + later
-    # The build alone (kept for the strong oracle), the run, the seeds, then the later batches.
-    suite = 2 if strong.build in (None, getattr(case.oracle, "build", None)) else 1
-    return suite + 1 + later
+    # The suite's build and run (a candidate's build copied back apart for the strong oracle, which reuses it);
+    # the strong oracle's seeds (after its own build for the golden outputs); then the later batches. A strong
+    # oracle that builds otherwise builds a candidate in a step of its own.
+    own = 0 if golden or strong.build in (None, getattr(case.oracle, "build", None)) else 1
+    return 1 + own + 1 + later
 
 
 def step_cost(repeat: int = 40) -> tuple[float, float]:

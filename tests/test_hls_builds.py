@@ -4,13 +4,14 @@ whatever the candidate's program does after its build never reaches the strong o
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from pytest_hwrepair.oracles.hls_builds import BuildCache, workspace_key
-from pytest_hwrepair.sandbox.base import Limits
+from pytest_hwrepair.sandbox.base import Command, Execution, Limits
+from pytest_hwrepair.sandbox.local import LocalSandbox
 
 from .fakes import searchable_dir
 from .hls_diff_helpers import SpySandbox
@@ -112,3 +113,59 @@ def test_a_step_cannot_see_the_kept_builds(tmp_path: Path) -> None:
     ex = box.inner.run(workspace(tmp_path, "b"), f"ls {kept} || ls {kept.parent}", timeout=10, limits=LIMITS)
     assert not ex.ok and "prog" not in ex.stdout
     cache.clear()
+
+
+
+class Recording(LocalSandbox):
+    """The local sandbox, noting the commands of each closed step."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps: list[list[str]] = []
+
+    def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
+        self.steps.append([argv])
+        return super().run(workdir, argv, timeout=timeout, limits=limits)
+
+    def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                  kept: Path | None = None) -> list[Execution]:
+        self.steps.append([c.argv for c in commands])
+        return super().run_batch(workdir, commands, timeout=timeout, limits=limits, kept=kept)
+
+
+FORGE = "./prog; printf '#!/bin/sh\\necho forged\\n' > prog; touch planted"
+
+
+@pytest.mark.parametrize("batches", [True, False], ids=["one step", "one step each"])
+def test_a_build_and_its_run_keep_the_build_as_it_left_the_workspace(tmp_path: Path, batches: bool) -> None:
+    # The run rewrites the binary and leaves a file (in the same closed step): the kept build is the build's.
+    cache, spy = BuildCache(), SpySandbox()
+    box: Recording | SpySandbox = Recording() if batches else spy
+    ws = workspace(tmp_path, "a")
+    done = cache.build_and_run(box, ws, BUILD, FORGE, timeout=30, limits=LIMITS)  # type: ignore[arg-type]
+    assert [ex.ok for ex in done] == [True, True] and done[1].stdout == "built\n"
+    assert sorted(p.name for p in ws.iterdir()) == ["main.c", "planted", "prog"]
+    assert steps(box) == ([[BUILD, FORGE]] if batches else [[BUILD], [FORGE]])
+    again = workspace(tmp_path, "b")
+    assert cache.build(box, again, BUILD, timeout=30, limits=LIMITS).reused  # type: ignore[arg-type]
+    assert sorted(p.name for p in again.iterdir()) == ["main.c", "prog"]
+    assert spy.inner.run(again, "./prog", timeout=10, limits=LIMITS).stdout == "built\n"
+    # The same files once more: the kept build is restored, and only the run runs.
+    done = cache.build_and_run(box, workspace(tmp_path, "c"), BUILD, "./prog", timeout=30,  # type: ignore[arg-type]
+                               limits=LIMITS)
+    assert [ex.ok for ex in done] == [True, True] and done[1].stdout == "built\n"
+    assert steps(box)[-1] == ["./prog"]
+    cache.clear()
+
+
+def steps(box: Recording | SpySandbox) -> list[list[str]]:
+    return box.steps if isinstance(box, Recording) else [[argv] for _, argv in box.steps]
+
+
+def test_a_build_that_fails_with_its_run_is_never_kept(tmp_path: Path) -> None:
+    cache, box = BuildCache(), Recording()
+    done = cache.build_and_run(box, workspace(tmp_path, "a", "int main(void) { return }"), BUILD, "./prog",
+                               timeout=30, limits=LIMITS)
+    assert len(done) == 1 and not done[0].ok and not cache.entries

@@ -85,10 +85,9 @@ class BuildRunOracle:
         build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build or "", timeout=timeout,
                              limits=limits)
         stages = (("build", build), (RUN, self.spec.run or ""))
-        if self._strong_builds_alike():  # one step each: the build is kept for the strong oracle (hls_builds.py)
-            done = [BUILDS.build(sandbox, workspace, stages[0][1], timeout=timeout, limits=limits).ex]
-            if done[0].ok:
-                done.append(sandbox.run(workspace, stages[1][1], timeout=timeout, limits=limits))
+        if self._strong_builds_alike():  # the build is kept for the strong oracle (hls_builds.py)
+            done = BUILDS.build_and_run(sandbox, workspace, stages[0][1], stages[1][1], timeout=timeout,
+                                        limits=limits)
         else:  # one batch: the run's output stays in the workspace, where `judge` reads it
             done = run_commands(sandbox, workspace, [Command(argv) for _, argv in stages], timeout=timeout,
                                 limits=limits)

@@ -59,10 +59,13 @@ class Sandbox(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One command of a batch; `keep` names a workspace file that is its output (`file:NAME` checks)."""
+    """One command of a batch; `keep` names a workspace file that is its output (`file:NAME` checks); with
+    `snapshot`, the workspace as the command left it (a build, for a later check to start from) is copied back
+    apart when it succeeded (sandbox/batch.py)."""
 
     argv: str
     keep: str | None = None
+    snapshot: bool = False
 
 
 @runtime_checkable

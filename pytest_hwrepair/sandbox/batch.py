@@ -5,7 +5,10 @@ not succeed (non-zero exit, signal, timeout), as a caller checking them in turn 
 as a step of its own would: the workspace as the previous command left it, a fresh `/tmp`, nothing the
 previous one left running, at most `timeout` seconds. A command's `keep` file (its output, for checks that
 compare a file) is deleted before it runs and moved, after it ran and before the next command could touch
-it, to `kept/N/NAME` (N counts from 1), where the caller reads it as it would read the workspace.
+it, to `kept/N/NAME` (N counts from 1), where the caller reads it as it would read the workspace. A command
+marked `snapshot` (one a batch at most) that succeeded leaves a copy of the workspace as it then was at
+`kept/N.workspace`, made before the next command starts: what a step of its own would have copied back (only
+directories and regular files, within the step's limits), with nothing of the batch's own records in it.
 
 In one closed step, the commands share the step's uid and pid namespace with the launcher that records
 their results, so a command could tamper with a record; that gives it nothing it does not already have,
@@ -19,15 +22,19 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .base import BatchSandbox, Command, Execution, Limits, Sandbox
-from .transfer import move_inside, unlink_inside
+from .transfer import copy_tree, move_inside, unlink_inside
+
+SNAPSHOT = "{}.workspace"  # under `kept`: the workspace after the N-th command, when it is marked `snapshot`
 
 
 def run_commands(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
                  kept: Path | None = None) -> list[Execution]:
     """Run `commands` in turn in `workdir` (see the module's text); `kept`, needed when a command keeps a
     file, is an empty directory on the workspace's filesystem."""
-    if kept is None and any(c.keep for c in commands):
-        raise ValueError("run_commands: a command keeps a file but no `kept` directory was given")
+    if kept is None and any(c.keep or c.snapshot for c in commands):
+        raise ValueError("run_commands: a command keeps a file or a snapshot but no `kept` directory was given")
+    if sum(c.snapshot for c in commands) > 1:
+        raise ValueError("run_commands: at most one command of a batch takes a snapshot of the workspace")
     if len(commands) > 1 and isinstance(sandbox, BatchSandbox):
         return sandbox.run_batch(workdir, commands, timeout=timeout, limits=limits, kept=kept)
     return one_by_one(sandbox, workdir, commands, timeout=timeout, limits=limits, kept=kept)
@@ -46,7 +53,11 @@ def one_by_one(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, 
             move_inside(workdir, command.keep, kept, f"{index}/{command.keep}")
         if not ex.ok:
             break
+        if command.snapshot and kept is not None:
+            shot = kept / SNAPSHOT.format(index)
+            shot.mkdir()
+            copy_tree(workdir, shot)  # a step's copy-back holds only directories and regular files
     return done
 
 
-__all__ = ["one_by_one", "run_commands"]
+__all__ = ["SNAPSHOT", "one_by_one", "run_commands"]

@@ -48,33 +48,37 @@ exit $rc
 """
 
 # A batch of commands in one closed step:
-# `bash -c BATCH_LAUNCHER name "" WORKDIR kill IN OUT SECONDS MARK CMD KEEP CMD KEEP ...`.
-# Each command runs as a single step's would (stdin /dev/null, OUT closed, at most SECONDS, then whatever it
-# left running is killed and /tmp emptied). Its stdout and stderr go to the step's own, each followed by
-# the separator RS "hwrepair:" MARK RS once nothing of the command is left to write more; after it, its KEEP
-# file (when named) is moved aside to RECORDS/N.keep before the next command could overwrite it, and
-# RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
-# back inside the workspace archive; the harness takes them out before the workspace is replaced.
+# `bash -c BATCH_LAUNCHER name "" WORKDIR kill IN OUT SECONDS MARK SNAP CMD KEEP SHOT CMD KEEP SHOT ...`.
+# Each command runs as a single step's would (stdin /dev/null, OUT and SNAP closed, at most SECONDS, then
+# whatever it left running is killed and /tmp emptied). Its stdout and stderr go to the step's own, each
+# followed by the separator RS "hwrepair:" MARK RS once nothing of the command is left to write more; after
+# it, its KEEP file (when named) is moved aside to RECORDS/N.keep before the next command could overwrite it,
+# and RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
+# back inside the workspace archive; the harness takes them out before the workspace is replaced. A command
+# whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the records left out) on fd
+# SNAP, which is then closed: no command ever holds it ("-": none).
 RECORDS = ".hwrepair-steps"
 SEPARATOR = "\x1ehwrepair:{}\x1e"
 BATCH_LAUNCHER = r"""
 cd "$2" || exit 125
 tar -x -f - --no-same-owner <&"$4" 2>/dev/null || exit 125
 eval "exec $4<&-"
-w=$2 mode=$3 out=$5 t=$6 mark=$7 r=$2/""" + RECORDS + r"""
-shift 7
+w=$2 mode=$3 out=$5 t=$6 mark=$7 snap=$8 r=$2/""" + RECORDS + r"""
+shift 8
 if [ -e "$r" ] || [ -L "$r" ]; then rm -rf -- "$r" || exit 125; fi
 mkdir -- "$r" || exit 125
+closed="$out>&-"
+if [ "$snap" != - ]; then closed="$closed $snap>&-"; fi
 printf U >&"$out"
 shopt -s nullglob dotglob
 i=0
-while [ $# -ge 2 ]; do
-  cmd=$1 keep=$2
-  shift 2
+while [ $# -ge 3 ]; do
+  cmd=$1 keep=$2 shot=$3
+  shift 3
   i=$((i + 1))
   if [ -n "$keep" ]; then rm -f -- "$keep" 2>/dev/null; fi
   s=$EPOCHREALTIME
-  eval 'timeout -s KILL "$t" /bin/sh -c "$cmd" </dev/null '"$out"'>&-'
+  eval 'timeout -s KILL "$t" /bin/sh -c "$cmd" </dev/null '"$closed"
   rc=$?
   e=$EPOCHREALTIME
   if [ "$mode" = kill ]; then kill -KILL -1 2>/dev/null; kill -KILL -1 2>/dev/null; fi
@@ -84,9 +88,15 @@ while [ $# -ge 2 ]; do
   if [ -n "$keep" ] && { [ -e "$keep" ] || [ -L "$keep" ]; }; then mv -fT -- "$keep" "$r/$i.keep" 2>/dev/null; fi
   printf '%s %s %s\n' "$rc" "$s" "$e" >"$r/$i.rc" 2>/dev/null || break
   [ "$rc" = 0 ] || break
+  if [ "$shot" = 1 ] && [ "$snap" != - ]; then
+    tar -c -f - --exclude=./""" + RECORDS + r""" . >&"$snap" 2>/dev/null
+    eval "exec $snap>&-"
+    snap=- closed="$out>&-"
+  fi
   junk=(/tmp/*)
   if [ ${#junk[@]} -gt 0 ]; then rm -rf -- "${junk[@]}" 2>/dev/null; fi
 done
+if [ "$snap" != - ]; then eval "exec $snap>&-"; fi
 cd "$w" 2>/dev/null && tar -c -f - . >&"$out" 2>/dev/null
 exit 0
 """
@@ -147,11 +157,13 @@ def group(uid: int) -> bytes:
 
 def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: bool, work_size: int, tmp_size: int,
                mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str],
-               batch: Sequence[tuple[str, str]] | None = None, mark: str = "") -> list[str]:
+               batch: Sequence[tuple[str, str, bool]] | None = None, mark: str = "", snapshot: int | None = None
+               ) -> list[str]:
     """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out.
 
-    With `batch` ((command, kept file or ""), ...) the step runs those commands in turn instead of `argv`,
-    each for at most `timeout` seconds, their outputs separated by SEPARATOR with `mark`."""
+    With `batch` ((command, kept file or "", snapshot), ...) the step runs those commands in turn instead of
+    `argv`, each for at most `timeout` seconds, their outputs separated by SEPARATOR with `mark`; the workspace
+    after the command marked `snapshot` goes to the fd `snapshot`."""
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
     if network:
         cmd.append("--share-net")
@@ -169,7 +181,7 @@ def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: boo
             cmd += ["--dev-bind", str(dev), str(dev)]
         cmd += ["--ro-bind-try", "/sys", "/sys"]
     launcher = (launcher_argv(argv, WORK, True, fds[2], fds[3], timeout) if batch is None
-                else batch_argv(batch, mark, WORK, fds[2], fds[3], timeout))
+                else batch_argv(batch, mark, WORK, fds[2], fds[3], timeout, snapshot))
     return [*cmd, "--chdir", WORK, *launcher]
 
 
@@ -181,11 +193,13 @@ def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, 
             str(fd_out), f"{max(timeout, 0.01):.3f}"]
 
 
-def batch_argv(batch: Sequence[tuple[str, str]], mark: str, workdir: str, fd_in: int, fd_out: int,
-               timeout: float) -> list[str]:
+def batch_argv(batch: Sequence[tuple[str, str, bool]], mark: str, workdir: str, fd_in: int, fd_out: int,
+               timeout: float, snapshot: int | None = None) -> list[str]:
     """The batch launcher's command line (inside a pid namespace of its own: it kills between commands)."""
+    commands = (part for cmd, keep, shot in batch for part in (cmd, keep, "1" if shot else "0"))
     return ["/bin/bash", "--noprofile", "--norc", "-c", BATCH_LAUNCHER, "hwrepair-steps", "", workdir, "kill",
-            str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}", mark, *(part for pair in batch for part in pair)]
+            str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}", mark, "-" if snapshot is None else str(snapshot),
+            *commands]
 
 
 def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:

@@ -8,26 +8,24 @@ import secrets
 import shutil
 import signal
 import subprocess
-import tempfile
-import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import TypeVar
 
 from ..process import kill_group, signal_of, wait_exit
 from ..untrusted import UntrustedFileError, read_untrusted
 from . import jail, spawn
 from .base import Command, Execution, Limits
-from .batch import one_by_one
+from .batch import SNAPSHOT, one_by_one
 from .cgroup import Cgroups, StepGroup, remove_stale
 from .scratch import make as make_scratch
 from .slots import Slots
 from .spawn import SandboxError
 from .streams import Drain
-from .transfer import Accepted, CopyLimits, memfd_of, move_inside, pack, receive, remove, replace_contents
+from .transfer import CopyLimits, Receiver, memfd_of, move_inside, pack, remove
 
 SANDBOX_UID_BASE = 61000
 # Only these variables reach candidate code: no API keys, tokens or home-directory secrets.
@@ -71,8 +69,9 @@ class _Step:
     proc: subprocess.Popen[bytes]
     out: Drain
     err: Drain
-    back: _Receiver
+    back: Receiver
     start: float
+    shot: Receiver | None = None  # the workspace after a batch's snapshot command
 
 
 class LocalSandbox:
@@ -124,14 +123,20 @@ class LocalSandbox:
             fds.append(fd_in)
             back_r, back_w = os.pipe()
             fds += [back_r, back_w]
+            shot = None
+            if batch is not None and batch.snapshot is not None:  # the workspace after one command, apart
+                shot = os.pipe()
+                fds += shot
             cmd, env, cwd = self._command(argv, timeout, limits, uid, len(archive), (fd_in, back_w), fds, scratch,
-                                          batch)
+                                          batch, None if shot is None else shot[1])
             # memory = 0 lifts the per-process address-space rlimit (ASan reserves terabytes it never
             # touches); the step as a whole stays capped at the default.
             with self.cgroups.step(limits.memory or Limits().memory, limits.processes) as group:
-                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir, batch)
-                os.close(back_w)
-                fds.remove(back_w)
+                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir, batch,
+                                   None if shot is None else shot[0])
+                for fd in (back_w, *(shot[1:] if shot is not None else ())):
+                    os.close(fd)
+                    fds.remove(fd)
                 if batch is not None:
                     return self._finish_batch(step, batch, timeout, limits, uid, group, workdir)
                 return [self._finish(step, argv, timeout, limits, uid, group, workdir)]
@@ -144,7 +149,7 @@ class LocalSandbox:
 
     def _command(self, argv: str, timeout: float, limits: Limits, uid: int | None, size: int,
                  channel: tuple[int, int], fds: list[int], scratch: list[Path],
-                 batch: Batch | None) -> tuple[list[str], dict[str, str], str]:
+                 batch: Batch | None, snapshot: int | None = None) -> tuple[list[str], dict[str, str], str]:
         fd_in, fd_out = channel
         if self.bwrap is not None:
             ident = uid if uid is not None else os.getuid()
@@ -154,8 +159,9 @@ class LocalSandbox:
                                   work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
                                   fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
                                                                                  closed=True),
-                                  batch=None if batch is None else [(c.argv, c.keep or "") for c in batch.commands],
-                                  mark="" if batch is None else batch.mark)
+                                  batch=None if batch is None else [(c.argv, c.keep or "", c.snapshot)
+                                                                    for c in batch.commands],
+                                  mark="" if batch is None else batch.mark, snapshot=snapshot)
             return cmd, {}, "/"
         work = make_scratch("hwrepair-step-")
         tmp = make_scratch("hwrepair-tmp-")
@@ -168,19 +174,23 @@ class LocalSandbox:
 
     def _start(self, cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float,
                uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path,
-               batch: Batch | None) -> _Step:
+               batch: Batch | None, shot_r: int | None = None) -> _Step:
         start = time.monotonic()
-        passed = [fd for fd in fds if fd != back_r]
+        passed = [fd for fd in fds if fd not in (back_r, shot_r)]
         proc = spawn.start(cmd, env, cwd, limits, timeout, uid, group, passed)
         fds.remove(back_r)
         copy = CopyLimits(total=limits.file_size)
+        shot = None
+        if shot_r is not None:  # what a step of its own would copy back
+            fds.remove(shot_r)
+            shot = Receiver(os.fdopen(shot_r, "rb", buffering=0), workdir, copy, marked=False)
         if batch is not None:  # room for the records: each command's status and kept output
             n = len(batch.commands)
             copy = replace(copy, total=copy.total + n * limits.output, files=copy.files + 2 * n + 1)
-        back = _Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, copy)
+        back = Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, copy)
         mark = None if batch is None else jail.SEPARATOR.format(batch.mark).encode()
         return _Step(proc, Drain(proc.stdout, limits.output, mark), Drain(proc.stderr, limits.output, mark), back,
-                     start)
+                     start, shot)
 
     def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
                 group: StepGroup | None, workdir: Path) -> Execution:
@@ -233,6 +243,8 @@ class LocalSandbox:
             for index, command in enumerate(batch.commands[:len(done)], 1):
                 if command.keep and batch.kept is not None:
                     move_inside(records, f"{index}.keep", batch.kept, f"{index}/{command.keep}")
+            if step.shot is not None and not killed:
+                _take_snapshot(step.shot, batch, done)
             if not killed and accepted.complete:
                 try:  # what came back holds only directories and regular files the harness may remove
                     shutil.rmtree(records, ignore_errors=False)
@@ -244,6 +256,9 @@ class LocalSandbox:
             return done
         finally:
             step.back.discard()
+            if step.shot is not None:
+                step.shot.join()
+                step.shot.discard()
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +270,27 @@ class Batch:
     # Separates one command's output from the next in the step's stdout and stderr; fresh per batch, so no
     # output can hold it by accident (a command able to read it could only shift its own output's bounds).
     mark: str = field(default_factory=lambda: secrets.token_hex(16))
+
+    @property
+    def snapshot(self) -> int | None:
+        """The number (from 1) of the command whose workspace is copied back apart, if any."""
+        marked = [n for n, c in enumerate(self.commands, 1) if c.snapshot]
+        if len(marked) > 1 or (marked and self.kept is None):
+            raise ValueError("a batch takes at most one snapshot of the workspace, into its `kept` directory")
+        return marked[0] if marked else None
+
+
+def _take_snapshot(shot: Receiver, batch: Batch, done: list[Execution]) -> None:
+    """Move the workspace the snapshot command left to `kept/N.workspace`: only when that command succeeded and
+    the whole of it came back."""
+    index = batch.snapshot
+    accepted = shot.join()
+    if index is None or batch.kept is None or len(done) < index or not done[index - 1].ok or not accepted.complete:
+        return
+    leftover = shot.staging / jail.RECORDS  # never in the archive; a command could only have made it after
+    if leftover.exists() or leftover.is_symlink():
+        remove(leftover)
+    os.rename(shot.staging, batch.kept / SNAPSHOT.format(index))
 
 
 def _batch_results(batch: Batch, records: Path, timeout: float, step: _Step, killed: bool,
@@ -332,34 +368,3 @@ def _kill_uid(uid: int, rounds: int) -> None:
         if not alive:
             return
         time.sleep(0.01)
-
-
-class _Receiver:
-    """Reads the step's workspace archive on a thread into a staging directory beside the workspace."""
-
-    def __init__(self, stream: IO[bytes], workdir: Path, limits: CopyLimits) -> None:
-        self.stream, self.workdir, self.limits = stream, workdir, limits
-        self.staging = Path(tempfile.mkdtemp(prefix=".hwrepair-back-", dir=workdir.parent))
-        self.started = False
-        self.accepted = Accepted(problem="the step ended before its workspace was copied back")
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        try:
-            self.started = self.stream.read(1) == b"U"
-            if self.started:
-                self.accepted = receive(self.stream, self.staging, self.limits)
-        finally:
-            self.stream.close()
-
-    def join(self) -> Accepted:
-        self.thread.join()
-        return self.accepted
-
-    def apply(self) -> None:
-        replace_contents(self.workdir, self.staging)
-
-    def discard(self) -> None:
-        if self.staging.exists():
-            remove(self.staging)

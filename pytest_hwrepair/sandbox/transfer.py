@@ -17,6 +17,8 @@ import shutil
 import stat
 import subprocess
 import tarfile
+import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -169,6 +171,24 @@ def _drain(stream: IO[bytes]) -> None:
         pass
 
 
+def copy_tree(source: Path, dest: Path, limit: int | None = None) -> bool:
+    """Copy directories and regular files into the directory `dest` (modes and times kept); False if there is
+    anything else, or more than `limit` bytes."""
+    total = 0
+    for name, info in walk(source):
+        if stat.S_ISDIR(info.st_mode):
+            (dest / name).mkdir()
+            continue
+        total += info.st_size
+        if not stat.S_ISREG(info.st_mode) or (limit is not None and total > limit):
+            return False
+        shutil.copy2(source / name, dest / name, follow_symlinks=False)
+    for name, info in walk(source):  # modes of directories last: a read-only one would refuse its files
+        if stat.S_ISDIR(info.st_mode):
+            os.chmod(dest / name, stat.S_IMODE(info.st_mode) | 0o700)
+    return True
+
+
 def replace_contents(workspace: Path, staging: Path) -> None:
     """Make the workspace hold exactly what `staging` holds (both on the same filesystem)."""
     for entry in os.scandir(workspace):
@@ -243,5 +263,37 @@ def remove(path: Path) -> None:
         subprocess.run(["rm", "-rf", "--", str(path)], stderr=subprocess.DEVNULL, check=False)
 
 
-__all__ = ["Accepted", "CopyLimits", "memfd_of", "move_inside", "pack", "receive", "remove", "replace_contents",
-           "unlink_inside", "walk"]
+class Receiver:
+    """Reads the step's workspace archive on a thread into a staging directory beside the workspace."""
+
+    def __init__(self, stream: IO[bytes], workdir: Path, limits: CopyLimits, *, marked: bool = True) -> None:
+        self.stream, self.workdir, self.limits, self.marked = stream, workdir, limits, marked
+        self.staging = Path(tempfile.mkdtemp(prefix=".hwrepair-back-", dir=workdir.parent))
+        self.started = False
+        self.accepted = Accepted(problem="the step ended before its workspace was copied back")
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        # A step's archive follows a 'U' written once its workspace is unpacked; a snapshot is only the archive.
+        try:
+            self.started = self.stream.read(1) == b"U" if self.marked else True
+            if self.started:
+                self.accepted = receive(self.stream, self.staging, self.limits)
+        finally:
+            self.stream.close()
+
+    def join(self) -> Accepted:
+        self.thread.join()
+        return self.accepted
+
+    def apply(self) -> None:
+        replace_contents(self.workdir, self.staging)
+
+    def discard(self) -> None:
+        if self.staging.exists():
+            remove(self.staging)
+
+
+__all__ = ["Accepted", "CopyLimits", "Receiver", "copy_tree", "memfd_of", "move_inside", "pack", "receive", "remove",
+           "replace_contents", "unlink_inside", "walk"]
