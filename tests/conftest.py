@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import shutil
 import sys
 import tempfile
@@ -92,6 +93,31 @@ def agent_python(*files: Path) -> list[str]:
     python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
     mounts = [] if python.startswith("/usr/") else [sys.base_prefix, sys.prefix]
     return [python, *(arg for path in [*mounts, *map(str, files)] for arg in ("--hwrepair-agent-mount", path))]
+
+
+@functools.cache
+def _statistics_imported() -> None:
+    """Import scipy and run each rank statistic the report uses once (scipy imports parts of itself, numpy.fft
+    among them, at a statistic's first call)."""
+    from pytest_hwrepair.report import stats
+
+    a, b = [0.1, 0.5, 0.9, 0.3, 0.7], [0.2, 0.4, 0.8, 0.35, 0.6]
+    stats.spearman(a, b)
+    stats.kendall(a, b)
+    stats.mann_whitney(a, b)
+    stats.wilcoxon(a, b)
+
+
+@pytest.fixture
+def _statistics() -> None:
+    _statistics_imported()
+
+
+@pytest.fixture
+def pytester(_statistics: None, pytester: pytest.Pytester) -> pytest.Pytester:
+    """pytester forgets the modules first imported after it was made, and numpy's compiled modules refuse a
+    second import in one process: what the report's statistics import is imported before pytester is made."""
+    return pytester
 
 
 @pytest.fixture

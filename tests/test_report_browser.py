@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 # Imported before any pytester run: pytester forgets modules first imported inside a test, and numpy
-# (under the report's statistics) refuses to be imported twice in one process.
+# (under the report's statistics) refuses to be imported twice in one process. scipy itself, imported only by
+# the statistics, is imported by tests/conftest.py's `pytester` before pytester is made.
 import pytest_hwrepair.report.build  # noqa: F401
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.report.png import find_chromium
