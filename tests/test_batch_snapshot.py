@@ -17,11 +17,12 @@ import pytest
 
 from pytest_hwrepair.oracles.hls_builds import BUILDS
 from pytest_hwrepair.sandbox.base import Command, Execution, Limits
-from pytest_hwrepair.sandbox.batch import SNAPSHOT, one_by_one, run_commands
+from pytest_hwrepair.sandbox.batch import SNAPSHOT, run_commands
 from pytest_hwrepair.sandbox.local import LocalSandbox
 
 from .fakes import searchable_dir
 from .hls_diff_helpers import SpySandbox, make_case, strong, suite
+from .test_batch import batch as batch_of
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 LIMITS = Limits()
@@ -38,16 +39,9 @@ def tree(folder: Path) -> dict[str, str]:
 
 def batch(tmp_path: Path, commands: list[Command], *, together: bool = True,
           timeout: float = 10) -> tuple[list[Execution], Path, Path]:
-    ws, kept = tmp_path / "ws", tmp_path / "kept"
-    ws.mkdir()
-    kept.mkdir()
-    (ws / "src.c").write_text("source\n")
-    box = LocalSandbox()
-    if together:
-        done = box.run_batch(ws, commands, timeout=timeout, limits=LIMITS, kept=kept)
-    else:
-        done = one_by_one(box, ws, commands, timeout=timeout, limits=LIMITS, kept=kept)
-    return done, ws, kept
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "src.c").write_text("source\n")
+    return batch_of(LocalSandbox(), tmp_path, commands, timeout=timeout, together=together)
 
 
 BUILD_THEN_RUN = [
