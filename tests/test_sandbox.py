@@ -42,7 +42,10 @@ def run(sandbox: LocalSandbox, ws: Path, cmd: str, timeout: float = 5, **limits:
 
 
 def surviving(marker: str) -> list[str]:
-    """Processes whose command line holds `marker` as a whole ("sleep 30", not another job's "sleep 300")."""
+    """Processes whose command line holds `marker` as a whole ("sleep 30", not another job's "sleep 300").
+
+    Every test sleeps for a number of its own: tests on the other workers run at the same time.
+    """
     out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout
     pattern = re.compile(re.escape(marker) + r"(?!\d)")
     return [line for line in out.splitlines() if pattern.search(line) and "ps -eo" not in line]
@@ -242,7 +245,7 @@ def test_a_gate_that_cannot_move_itself_into_its_group_runs_nothing(sandbox: Loc
 def test_step_groups_are_removed_after_their_steps(sandbox: LocalSandbox, tmp_path: Path) -> None:
     # The emptied groups go on a thread of their own; none of this process's stays behind.
     for n in range(4):
-        run(sandbox, tmp_path / f"ws{n}", "(sleep 30 &); echo left a child")
+        run(sandbox, tmp_path / f"ws{n}", "(sleep 31 &); echo left a child")
     cgroups = Cgroups()
     parents = [cgroups.v2] if cgroups.v2 is not None else list(cgroups.v1 or ())
     mine = f"hwrepair-{os.getpid()}-"
@@ -253,7 +256,7 @@ def test_step_groups_are_removed_after_their_steps(sandbox: LocalSandbox, tmp_pa
         if not left:
             break
         time.sleep(0.05)
-    assert left == [] and surviving("sleep 30") == []
+    assert left == [] and surviving("sleep 31") == []
 
 
 def test_a_step_whose_first_process_cannot_start_leaks_no_descriptor(sandbox: LocalSandbox, tmp_path: Path,
