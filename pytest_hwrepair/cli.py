@@ -9,6 +9,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .cases import find_case_files
 from .domains import domain_of
@@ -20,6 +21,9 @@ from .report import command as report_command
 from .sandbox import make_sandbox
 from .settings import Settings, SettingsError
 from .verdict import CaseError
+
+if TYPE_CHECKING:
+    from .validate import BugCheck
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", default=".hwrepair/cache")
     p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
     p.add_argument("--json", action="store_true", help="print one JSON object per bug")
+    p.add_argument("--progress", action="store_true",
+                   help="as each bug's check ends, write one line to stderr: [done/total] status, bug, reason")
     p.add_argument("--gpu", default="auto", choices=("auto", "yes", "no"),
                    help="cuda: run the runtime stage (reference timing and perf gate, every start's runtime "
                         "bucket) on a CUDA device; auto: when one is present")
@@ -146,7 +152,8 @@ def _validate(ns: argparse.Namespace) -> int:
         return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
-                      options=OracleOptions.from_settings(settings), strict=ns.strict)
+                      options=OracleOptions.from_settings(settings), strict=ns.strict,
+                      on_check=_progress_line if ns.progress else None)
     if ns.json:
         for check in checks:
             print(json.dumps(check.to_json(), sort_keys=True))
@@ -155,6 +162,13 @@ def _validate(ns: argparse.Namespace) -> int:
             print(line)
         print(f"validated in {time.monotonic() - start:.1f}s with {ns.jobs} jobs")
     return 1 if any(c.status == "rejected" for c in checks) else 0
+
+
+def _progress_line(check: BugCheck, done: int, total: int) -> None:
+    said = f" {check.reason}" if check.reason else ""
+    sys.stderr.write(f"[{done}/{total}] {check.status} {check.path} [{check.bug}] reference {check.reference or '-'}, "
+                     f"noop {check.noop or '-'}{said}\n")
+    sys.stderr.flush()
 
 
 def _stats(ns: argparse.Namespace) -> int:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
             return BugCheck(path, bug.id, "rejected", f"harness error on {name}: {v.summary}", **shown)
     if rv.outcome is Outcome.FAILED:
         return BugCheck(path, bug.id, "rejected", f"reference fails: [{rv.category.value}] {rv.summary}", **shown)
-    strong = _strong_problem(ref) if case.domain == "hls" else ""
+    strong = _strong_problem(ref) if case.domain in STRONG_CHECKED else ""
     if strong:
         return BugCheck(path, bug.id, "rejected", strong, **shown)
     if nv.outcome is Outcome.PASSED:
@@ -69,6 +70,12 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     return BugCheck(path, bug.id, "accepted", **shown)
 
 
+# Domains whose reference must also pass its own strong oracle. A cuda reference's strong oracle (cuda-diff:
+# other shapes and seeds, memcheck) runs only on a CUDA device; without one its record is undecided, never a
+# problem.
+STRONG_CHECKED = frozenset({"hls", "cuda"})
+
+
 def _strong_problem(ref: SampleResult) -> str:
     """The golden design must pass its own strong oracle (an ERROR there is a broken case)."""
     strong = ref.verdict.metrics.get("strong")
@@ -85,8 +92,13 @@ def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -
 
 
 def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
-             options: OracleOptions | dict[str, Any] | None = None, strict: bool = False) -> list[BugCheck]:
-    """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file."""
+             options: OracleOptions | dict[str, Any] | None = None, strict: bool = False,
+             on_check: Callable[[BugCheck, int, int], None] | None = None) -> list[BugCheck]:
+    """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file.
+
+    `on_check(check, done, total)` is called as each bug's check ends (in the order they end), so a caller can
+    show progress and keep what finished when a long validation is stopped; the list comes back in case order.
+    """
     checks: list[BugCheck] = []
     cases: list[Case] = []
     for path in find_case_files(paths):
@@ -113,8 +125,16 @@ def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
                                  harness, sandbox) for f in fixers)
             return judge(case, bug, ref, noop)
 
+        total = len(checks) + len(work)
+        if on_check is not None:
+            for done, check in enumerate(checks, 1):
+                on_check(check, done, total)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            checks += list(pool.map(one, work))
+            futures = [pool.submit(one, item) for item in work]
+            for done, future in enumerate(as_completed(futures), len(checks) + 1):
+                if on_check is not None:
+                    on_check(future.result(), done, total)
+            checks += [future.result() for future in futures]
     return checks
 
 

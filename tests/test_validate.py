@@ -140,3 +140,38 @@ def test_dependency_missing_for_both_leaves_the_start_unverified(tmp_path: Path)
     lacking = Verdict.skip("this machine lacks what the task needs (the reference fails its build here too)")
     check = cuda_judgement(tmp_path, "compile_error", lacking, lacking)
     assert check.status == "unverified" and check.reason.startswith("not checked here: this machine lacks")
+
+
+def test_cuda_reference_failing_its_strong_oracle_is_rejected(tmp_path: Path) -> None:
+    # On a GPU the reference's cuda-diff record (other shapes and seeds, memcheck) is a gate, as hls-diff is.
+    strong = {"outcome": "failed", "summary": "compute-sanitizer memcheck, shape 1 seed 1: Invalid __global__ read"}
+    check = cuda_judgement(tmp_path, "logic_error", Verdict.ok(metrics={"strong": strong}),
+                           Verdict.fail(Category.TEST_FAIL, "mismatch"))
+    assert check.status == "rejected"
+    assert check.reason == f"reference fails the strong oracle: [failed] {strong['summary']}"
+
+
+def test_cuda_reference_with_an_undecided_strong_oracle_is_accepted(tmp_path: Path) -> None:
+    # Without a device the strong record is null (undecided): never a problem.
+    for name, strong in (("a", None), ("b", {"outcome": "passed", "summary": "6 configurations, memcheck clean"})):
+        folder = tmp_path / name
+        folder.mkdir()
+        check = cuda_judgement(folder, "logic_error", Verdict.ok(metrics={"strong": strong}),
+                               Verdict.fail(Category.TEST_FAIL, "mismatch"))
+        assert check.status == "accepted", check
+
+
+def test_progress_lines_come_as_each_bug_ends(demo_cases: Path) -> None:
+    result = validate(demo_cases, "--progress", "--json")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert sorted(line.split("]")[0] for line in lines) == ["[1/3", "[2/3", "[3/3"]
+    assert all(" accepted " in line and "reference passed/pass, noop failed/" in line for line in lines), lines
+    assert len(result.stdout.strip().splitlines()) == 3  # stdout keeps its JSON objects, one per bug
+
+
+def test_progress_names_a_case_file_that_does_not_load(tmp_path: Path) -> None:
+    write_case(tmp_path, "bad", {"case.toml": SUM_TOML.replace('find = "i < 10"', 'find = "i<10"'), "sum.c": SUM_C})
+    result = validate(tmp_path, "--progress")
+    assert result.returncode == 1
+    assert "[1/1] rejected " in result.stderr and "case file problem" in result.stderr
