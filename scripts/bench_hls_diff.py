@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_speed import speed_line
+
 from pytest_hwrepair.cases import Case, find_case_files
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
@@ -53,6 +55,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-isolation", action="store_true", help="run steps without bubblewrap")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     cases = [c for c in (load_case(p) for p in find_case_files([Path(p) for p in args.paths]))
              if c.model.strong_oracle is not None and c.model.strong_oracle.kind == "hls-diff"]
     sandbox = LocalSandbox(isolate=False if args.no_isolation else None)

@@ -26,6 +26,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from machine_speed import speed_line
+
 from pytest_hwrepair.cases import Case, find_case_files
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
@@ -67,6 +69,7 @@ def main() -> int:
     parser.add_argument("paths", nargs="*", default=["cases/hls"])
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     cases = [load_case(p) for p in find_case_files([Path(p) for p in args.paths])]
     # The golden outputs once per case, then one reference sample per bug.
     work = [(case, n == 0) for case in cases for n in range(len(case.bugs) + 1)]

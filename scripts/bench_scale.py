@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_speed import speed_line
+
 KERNEL = """#include <stdio.h>
 int main(void) {
   int acc = 0;
@@ -155,6 +157,7 @@ def main() -> int:
     r.add_argument("--records", type=int, default=1_000_000)
     r.add_argument("--bugs", type=int, default=5_000, help="the fixed bug count of the memory comparison")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     return collect(args) if args.command == "collect" else report(args)
 
 

@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from machine_speed import speed_line
+
 from pytest_hwrepair.cases import Bug, Case, find_case_files
 from pytest_hwrepair.fixers.search_run import Budget, SearchRun
 from pytest_hwrepair.loading import load_case
@@ -83,6 +85,7 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=2, help="candidates judged at once")
     parser.add_argument("--variants", default="default,no-syntax,no-prebuilt,serial")
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     cache = Path(tempfile.mkdtemp(prefix="bench-search-"))
     variants = args.variants.split(",")
     print(f"{'suite':16} {'variant':12} {'cands':>6} {'wall s':>8} {'cand/s':>7} {'CPU s/cand':>10}  vs default")

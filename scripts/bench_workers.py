@@ -8,8 +8,9 @@ once answering after DELAY seconds (latency-bound, like a model API) and once at
 and times `pytest --fixer=openai -n WIDE` and `-n NARROW` over the same items, one sample per bug,
 no response cache, a fresh run directory each. One untimed run first fills the cache directory the
 timed runs share (golden outputs and the objects of each case's unchanged C files, as in any run after the
-first), so the timed runs hold the fixer's and the oracle's work on each candidate. The concurrency limit is left at its default (the worker count). Prints each
-time, the ratios, and the load average.
+first), so the timed runs hold the fixer's and the oracle's work on each candidate. The concurrency limit is
+left at its default (the worker count). Prints the machine's speed (machine_speed.py), each time, the ratios,
+and the load average.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from machine_speed import speed_line
+
 from tests.fake_llm_server import FakeLLM, reference_answer
 
 
@@ -51,6 +54,7 @@ def main() -> int:
     parser.add_argument("--wide", type=int, default=16)
     parser.add_argument("--narrow", type=int, default=2)
     args = parser.parse_args()
+    print(speed_line(), flush=True)
     with tempfile.TemporaryDirectory(prefix="hwrepair-workers-cache-") as cache:
         return compare(args, Path(cache))
 
