@@ -87,6 +87,11 @@ class Request:
         return self.argv[-1]
 
 
+# The built-in fixers' modules, which the registry imports only when a fixer of theirs is made.
+FIXER_MODULES = ("pytest_hwrepair.fixers.agent", "pytest_hwrepair.fixers.command", "pytest_hwrepair.fixers.llm",
+                 "pytest_hwrepair.fixers.search")
+
+
 def preload(paths: list[str], hook: Any) -> None:
     """Import pytest, the plugin and its dependencies as a worker would, under pytest's rewriting `hook` (BOOT
     installed it), then read the case files under `paths`. Raises if a module pytest would rewrite got
@@ -96,6 +101,8 @@ def preload(paths: list[str], hook: Any) -> None:
         import pytest  # noqa: F401
 
         import pytest_hwrepair.plugin  # noqa: F401
+        for name in FIXER_MODULES:  # imported by the fixer's factory in a worker: once here instead
+            __import__(name)
         for name in PLUGINS:
             with contextlib.suppress(ImportError):
                 __import__(name)

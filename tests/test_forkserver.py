@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from pytest_hwrepair import loading
 from pytest_hwrepair.forkserver import BOOT, LAUNCHER, ForkServer, use_for_workers
 from pytest_hwrepair.forkserver_launch import json_string, request_body
+from pytest_hwrepair.forkserver_process import FIXER_MODULES
 
 from .conftest import SUM_C, SUM_TOML, write_case
 
@@ -107,6 +108,18 @@ def test_the_server_stands_in_for_the_interpreter(server: ForkServer, tmp_path: 
     who = launch(server, "import os, sys; print('pytest_hwrepair.plugin' in sys.modules, "
                          "open(f'/proc/{os.getppid()}/cmdline','rb').read().count(b'forkserver'))")
     assert who.stdout.split() == [b"True", b"1"]
+
+
+def test_the_server_imports_the_fixer_modules_a_fresh_plugin_import_leaves_out(server: ForkServer) -> None:
+    # A fresh process importing the plugin gets none of them (the registry imports a fixer's module when it
+    # makes one); a forked worker has them already, rewritten by pytest's hook as a worker's own import would be.
+    probe = ("import sys; import pytest_hwrepair.plugin; "
+             f"print([n for n in {FIXER_MODULES!r} + ('httpx',) if n in sys.modules])")
+    fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert fresh.stdout.strip() == "[]"
+    check = ("import sys; from _pytest.assertion.rewrite import AssertionRewritingHook as H; "
+             f"print(all(isinstance(sys.modules[n].__loader__, H) for n in {FIXER_MODULES!r}))")
+    assert launch(server, check).stdout.split() == [b"True"]
 
 
 # What a worker's bootstrap source may hold after execnet's own: observations that must read the same whether the

@@ -1,4 +1,9 @@
-"""Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group."""
+"""Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group.
+
+A built-in's module is imported when its factory runs: a run of the reference fixer does not import the model
+clients (httpx), the agent's sandbox or the search baseline, which every pytest process (a worker, a
+collection) would otherwise pay for at start.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,8 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from typing import Any
 
-from .agent import AgentOptions, agent_sandbox
 from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, FixerUnavailable, RepairTask, Usage
-from .command import CommandFixer
 from .control import NoopFixer, ReferenceFixer, ReplayFixer
-from .llm import make_model_fixer
-from .search import SearchFixer, parse_options
 from .search_probe import ProbeFactory, SuiteProbe
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
@@ -36,20 +37,29 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
+    from .agent import AgentOptions, agent_sandbox
+    from .command import CommandFixer
+
     options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
     return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate, options,
                         lambda: agent_sandbox(ctx.settings))
 
 
 def _claude(arg: str | None, ctx: FixerContext) -> Fixer:
+    from .llm import make_model_fixer
+
     return make_model_fixer("claude", arg, ctx)
 
 
 def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
+    from .llm import make_model_fixer
+
     return make_model_fixer("openai", arg, ctx)
 
 
 def _search(arg: str | None, ctx: FixerContext) -> Fixer:
+    from .search import SearchFixer, parse_options
+
     return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
 
 
