@@ -138,6 +138,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name == "case.toml":
+        if getattr(parent.config, "workerinput", None) is None:
+            prefetch_tool_versions()  # run.json names them once the items are in: ask while collection goes on
         return CaseFile.from_parent(parent, path=file_path)
     return None
 

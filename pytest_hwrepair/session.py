@@ -126,8 +126,17 @@ def tool_versions() -> dict[str, str]:
         return dict(_versions)
 
 
+_prefetched = False
+
+
 def prefetch_tool_versions() -> None:
-    """Ask the tools on a daemon thread, so the first run.json write does not wait for five subprocesses."""
+    """Ask the tools on a daemon thread, so the first run.json write does not wait for five subprocesses; once
+    per process."""
+    global _prefetched
+    with _versions_lock:
+        if _prefetched or _versions is not None:
+            return
+        _prefetched = True
     threading.Thread(target=tool_versions, name="hwrepair-tool-versions", daemon=True).start()
 
 
