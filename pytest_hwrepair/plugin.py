@@ -157,9 +157,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     run.corpus.select(i.stash[SAMPLE_KEY] for i in items if SAMPLE_KEY in i.stash)
     config.stash[SELECTED_KEY] = [i for i in items if SAMPLE_KEY in i.stash]
     if config.pluginmanager.hasplugin("timeout") and not config.getoption("timeout", None):
+        marks: dict[float, pytest.MarkDecorator] = {}  # one per backstop: a run has a handful
         for item in items:
             if SAMPLE_KEY in item.stash and item.get_closest_marker("timeout") is None:
-                item.add_marker(pytest.mark.timeout(_backstop(run, item.stash[SAMPLE_KEY]), method="signal"))
+                seconds = _backstop(run, item.stash[SAMPLE_KEY])
+                mark = marks.get(seconds)
+                if mark is None:
+                    mark = marks[seconds] = pytest.mark.timeout(seconds, method="signal")
+                item.add_marker(mark)
 
 
 def _shard_of(nodeid: str, count: int) -> int:

@@ -372,3 +372,29 @@ def test_unknown_case_keys_warn_by_default_and_fail_collection_under_strict(demo
     strict = run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-strict")
     strict.assert_outcomes(passed=1, errors=1)
     strict.stdout.fnmatch_lines(["*sum/case.toml: owner: unknown field"])
+
+
+MARKS_OF_ITEMS = """
+import json
+
+def pytest_collection_finish(session):
+    marks = [[item.nodeid, [(m.args, m.kwargs) for m in item.iter_markers("timeout")]] for item in session.items]
+    with open("marks.json", "w") as fh:
+        json.dump(marks, fh)
+"""
+
+
+def test_each_sample_gets_a_backstop_timeout_under_its_own_deadlines(demo_pytester: pytest.Pytester) -> None:
+    # pytest-timeout's signal method stops an item that outlives every deadline of its own steps; the user's own
+    # --timeout replaces it.
+    demo_pytester.makeconftest(MARKS_OF_ITEMS)
+    demo_pytester.runpytest_subprocess("cases", "--fixer", "noop", "--collect-only", "-p", "no:cacheprovider")
+    marks = json.loads((demo_pytester.path / "marks.json").read_text())
+    assert len(marks) == 3
+    for nodeid, found in marks:
+        assert len(found) == 1, nodeid
+        (args, kwargs), = found
+        assert kwargs == {"method": "signal"} and args[0] == 4 * 2 + 60 + 60, (nodeid, args)  # the demo cases: 2 s
+    demo_pytester.runpytest_subprocess("cases", "--fixer", "noop", "--collect-only", "-p", "no:cacheprovider",
+                                       "--timeout", "5")
+    assert all(found == [] for _, found in json.loads((demo_pytester.path / "marks.json").read_text()))
