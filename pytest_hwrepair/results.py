@@ -8,7 +8,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,6 +103,16 @@ def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dic
     blob = json.dumps({"case": case_digest, "bug": bug, "oracle": oracle, "fixer": fixer, "protocol": protocol,
                        "sample": sample}, sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
+def sample_keys(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
+                protocol: dict[str, Any], samples: Sequence[int]) -> list[str]:
+    """`sample_key` of each sample number, the rest serialised once: "sample" sorts last among the keys, so each
+    blob is the shared part's text followed by its own number (tests check both functions give the same keys)."""
+    shared = json.dumps({"case": case_digest, "bug": bug, "oracle": oracle, "fixer": fixer, "protocol": protocol},
+                        sort_keys=True, default=str)
+    head = shared[:-1] + ', "sample": '
+    return [hashlib.sha256(f"{head}{int(n)}}}".encode()).hexdigest()[:20] for n in samples]
 
 
 def patch_sha(text: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from .cases import Bug, Case
 from .domains import domain_of
 from .fixers.base import Attempt, Fixer, RepairTask
-from .results import sample_key
+from .results import sample_key, sample_keys
 from .verdict import RepairProtocol
 
 
@@ -55,6 +55,15 @@ class Sample:
                          fixer=dict(fixer.config) or {"name": fixer.name}, protocol=config.key_part(protocol),
                          sample=index)
         return cls(case, bug, label, index, protocol, key, nodeid)
+
+    @classmethod
+    def make_all(cls, case: Case, bug: Bug, label: str, fixer: Fixer, count: int, protocol: RepairProtocol,
+                 config: ProtocolConfig) -> list[Sample]:
+        """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once."""
+        keys = sample_keys(case_digest=case.digest, bug=bug.id, oracle=case.oracle.model_dump(mode="json"),
+                           fixer=dict(fixer.config) or {"name": fixer.name}, protocol=config.key_part(protocol),
+                           samples=range(count))
+        return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
 
     @property
     def case_ref(self) -> str:

@@ -95,8 +95,8 @@ class Run:
     def samples_of(self, case: Case, bug: Bug, label: str) -> list[Sample]:
         """The samples of one bug for one fixer, keys computed once, here."""
         protocol = self.protocol_for(case)
-        return [Sample.make(case, bug, label, self.fixers[label], index, protocol, self.harness.protocol)
-                for index in range(self.samples_for(label, protocol))]
+        return Sample.make_all(case, bug, label, self.fixers[label], self.samples_for(label, protocol), protocol,
+                               self.harness.protocol)
 
     def info(self) -> dict[str, Any]:
         """run.json's body (DESIGN §10)."""
