@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
 FIXTURE_INFO = pytest.StashKey[Any]()
+MARKS = pytest.StashKey[dict[str, pytest.MarkDecorator]]()
 
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
@@ -64,14 +65,21 @@ class CaseFile(pytest.File):
         if shared is None and getattr(item, "_fixtureinfo", None) is not None:
             self.stash[FIXTURE_INFO] = item._fixtureinfo
         item.extra_keyword_matches.update(repo_keywords(case, bug.id))  # `-k T3` selects repository tiers
-        item.add_marker(case.domain)
+        marks = self.stash.get(MARKS, None)  # one decorator per name for the file's items (pytest makes one a call)
+        if marks is None:
+            marks = self.stash[MARKS] = {}
+        names = [case.domain]
         kind = kind_of(case.oracle.kind)
         if kind is not None and kind.needs_gpu:
-            item.add_marker("gpu")
+            names.append("gpu")
         if kind is not None and kind.marker:
-            item.add_marker(kind.marker)
+            names.append(kind.marker)
         if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
-            item.add_marker("slow")
+            names.append("slow")
+        for mark in names:
+            if mark not in marks:
+                marks[mark] = getattr(pytest.mark, mark)
+            item.add_marker(marks[mark])
         item.stash[SAMPLE_KEY] = replace(sample, nodeid=item.nodeid)
         return item
 
