@@ -339,8 +339,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def hwrepair_validate(args: argparse.Namespace) -> int:
     """The two-sided validation itself is the oracle's: `hwrepair validate` with the GPU stage on."""
+    # --progress: a line on stderr as each start's check ends, so a run stopped half way still shows what finished.
     cmd = [sys.executable, "-m", "pytest_hwrepair.cli", "validate", "--gpu", args.gpu, "--timing-runs",
-           str(max(1, args.runs)), "-j", str(args.jobs), *map(str, args.paths)]
+           str(max(1, args.runs)), "-j", str(args.jobs), "--progress", *map(str, args.paths)]
     if args.perf_gate is not None:
         cmd += ["--perf-gate", str(args.perf_gate)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -112,3 +113,16 @@ def test_record_log_adds_error_log_to_the_case(script: ModuleType, tmp_path: Pat
     script.record_log(item, True)
     assert (case_dir / "broken" / "logic-01.log").read_text() == "MISMATCH out[0]: got 1 expected 2\n"
     assert 'broken = "broken/logic-01.cu"\nerror_log = "broken/logic-01.log"\n' in (case_dir / "case.toml").read_text()
+
+
+def test_the_gpu_script_runs_the_oracle_s_own_validation_with_progress(script: ModuleType,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The two-sided GPU validation is `hwrepair validate --gpu`; each start's line comes as its check ends.
+    ran: list[list[str]] = []
+    monkeypatch.setattr(script.subprocess, "run", lambda cmd, **kw: ran.append(cmd) or subprocess.CompletedProcess(
+        cmd, 0))
+    assert script.main(["--gpu", "yes", "--jobs", "3", str(ROOT / "cases" / "cuda" / "scan")]) == 0
+    (cmd,) = ran
+    assert cmd[1:4] == ["-m", "pytest_hwrepair.cli", "validate"]
+    assert cmd[cmd.index("--gpu") + 1] == "yes" and cmd[cmd.index("-j") + 1] == "3" and "--progress" in cmd
+    assert cmd[-1].endswith("cases/cuda/scan")
