@@ -18,7 +18,7 @@ from .repo.load import load_repo_case
 from .repo.schema import case_file_schema
 from .verdict import CaseError
 
-try:  # the standard library's TOML 1.0 parser as a compiled wheel (pinned to a TOML 1.0 release): 4x faster
+try:  # the standard library's TOML 1.0 parser as a compiled wheel (pinned to a TOML 1.0 release): 2x faster
     from tomli import TOMLDecodeError
     from tomli import loads as toml_loads
 except ImportError:  # pragma: no cover - the same parser, in pure Python
