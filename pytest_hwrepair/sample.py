@@ -51,18 +51,14 @@ class Sample:
     @classmethod
     def make(cls, case: Case, bug: Bug, label: str, fixer: Fixer, index: int, protocol: RepairProtocol,
              config: ProtocolConfig, nodeid: str = "") -> Sample:
-        key = sample_key(case_digest=case.digest, bug=bug.id, oracle=case.oracle.model_dump(mode="json"),
-                         fixer=dict(fixer.config) or {"name": fixer.name}, protocol=config.key_part(protocol),
-                         sample=index)
+        key = sample_key(**_key_parts(case, bug, fixer, protocol, config), sample=index)
         return cls(case, bug, label, index, protocol, key, nodeid)
 
     @classmethod
     def make_all(cls, case: Case, bug: Bug, label: str, fixer: Fixer, count: int, protocol: RepairProtocol,
                  config: ProtocolConfig) -> list[Sample]:
         """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once."""
-        keys = sample_keys(case_digest=case.digest, bug=bug.id, oracle=case.oracle.model_dump(mode="json"),
-                           fixer=dict(fixer.config) or {"name": fixer.name}, protocol=config.key_part(protocol),
-                           samples=range(count))
+        keys = sample_keys(**_key_parts(case, bug, fixer, protocol, config), samples=range(count))
         return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
 
     @property
@@ -97,7 +93,14 @@ class Sample:
         )
 
 
+def _key_parts(case: Case, bug: Bug, fixer: Fixer, protocol: RepairProtocol, config: ProtocolConfig) -> dict[str, Any]:
+    """What of a sample, besides its number, decides its key."""
+    return {"case_digest": case.digest, "bug": bug.id, "oracle": case.oracle.model_dump(mode="json"),
+            "fixer": dict(fixer.config) or {"name": fixer.name}, "protocol": config.key_part(protocol)}
+
+
 # The name the `hwrepair_case` fixture's value has had.
 SampleSpec = Sample
 
 __all__ = ["ProtocolConfig", "Sample", "SampleSpec"]
+
