@@ -131,8 +131,8 @@ def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
                 on_check(check, done, total)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futures = [pool.submit(one, item) for item in work]
-            for done, future in enumerate(as_completed(futures), len(checks) + 1):
-                if on_check is not None:
+            if on_check is not None:
+                for done, future in enumerate(as_completed(futures), len(checks) + 1):
                     on_check(future.result(), done, total)
             checks += [future.result() for future in futures]
     return checks
