@@ -127,13 +127,16 @@ def tool_versions() -> dict[str, str]:
 
 
 _prefetched = False
+# Its own lock: the asking thread holds `_versions_lock` while the tools answer, and collection calls this for
+# every case file (waiting there cost a 10 000-item collection about 0.1 s).
+_prefetch_lock = threading.Lock()
 
 
 def prefetch_tool_versions() -> None:
     """Ask the tools on a daemon thread, so the first run.json write does not wait for five subprocesses; once
-    per process."""
+    per process, and never waiting for the tools."""
     global _prefetched
-    with _versions_lock:
+    with _prefetch_lock:
         if _prefetched or _versions is not None:
             return
         _prefetched = True
