@@ -18,12 +18,13 @@ from .sample import Sample
 from .verdict import CaseError, RepairProtocol, RepairRejected
 
 if TYPE_CHECKING:
+    from .cases import Case
     from .session import Run
 
 SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
 FIXTURE_INFO = pytest.StashKey[Any]()
-MARKS = pytest.StashKey[dict[str, pytest.MarkDecorator]]()
+MARKS = pytest.StashKey[dict[RepairProtocol, list[pytest.MarkDecorator]]]()
 
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
@@ -45,43 +46,53 @@ class CaseFile(pytest.File):
             self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
         run.corpus.add_case(case)
+        # `-k` matches node names, marker names and extra keywords (pytest does not read `keywords` for it): the
+        # words every item of this case shares go on the file once, an item adds its bug's and fixer's.
+        self.extra_keyword_matches.update(k for k in (case.domain, case.suite, case.id) if k)
         for bug in sorted(case.bugs, key=lambda b: b.id):
+            words = {k for k in (bug.bug_type, bug.id, bug.class_ or "", *repo_keywords(case, bug.id)) if k}
             for label in run.fixers:
-                for sample in run.samples_of(case, bug, label):
-                    yield self._item(sample)
+                for sample in run.samples_of(case, bug, label, self.nodeid):
+                    yield self._item(sample, words)
 
-    def _item(self, sample: Sample) -> CaseItem:
-        case, bug, protocol = sample.case, sample.bug, sample.protocol
-        letter = "t" if protocol is RepairProtocol.ITERATIVE else "s"
-        name = f"{bug.id}[{sample.label}-{letter}{sample.index}]"
-        keywords: dict[str, Any] = {k: True for k in (case.domain, case.suite, case.id, bug.bug_type, sample.label,
-                                                     bug.id, protocol.value, bug.class_ or "")
-                                    if k}
+    def _item(self, sample: Sample, words: set[str]) -> CaseItem:
+        case, protocol = sample.case, sample.protocol
+        keywords: dict[str, Any] = dict.fromkeys((*words, case.domain, case.suite, case.id, sample.label,
+                                                  protocol.value), True)
+        keywords.pop("", None)
         # Every item of a case file has the same function and parent, hence the same fixture closure: resolved
         # once per file, as pytest does for the instances of one parametrized function (most of collection's cost).
         shared = self.stash.get(FIXTURE_INFO, None)
         extra = {"fixtureinfo": shared} if shared is not None else {}
-        item = CaseItem.from_parent(self, name=name, callobj=check_sample, keywords=keywords, **extra)
+        item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample, keywords=keywords, **extra)
         if shared is None and getattr(item, "_fixtureinfo", None) is not None:
             self.stash[FIXTURE_INFO] = item._fixtureinfo
-        item.extra_keyword_matches.update(repo_keywords(case, bug.id))  # `-k T3` selects repository tiers
-        marks = self.stash.get(MARKS, None)  # one decorator per name for the file's items (pytest makes one a call)
+        item.extra_keyword_matches.update(words)
+        item.extra_keyword_matches.update((sample.label, protocol.value))
+        for mark in self._marks(case, protocol):
+            item.add_marker(mark)
+        # The sample was made with the node id pytest gives its item (`file::name`); a pytest that spells ids
+        # otherwise gets its own.
+        item.stash[SAMPLE_KEY] = sample if sample.nodeid == item.nodeid else replace(sample, nodeid=item.nodeid)
+        return item
+
+    def _marks(self, case: Case, protocol: RepairProtocol) -> list[pytest.MarkDecorator]:
+        """The markers of this file's items of one protocol, made once (pytest makes a decorator per call)."""
+        marks = self.stash.get(MARKS, None)
         if marks is None:
             marks = self.stash[MARKS] = {}
-        names = [case.domain]
-        kind = kind_of(case.oracle.kind)
-        if kind is not None and kind.needs_gpu:
-            names.append("gpu")
-        if kind is not None and kind.marker:
-            names.append(kind.marker)
-        if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
-            names.append("slow")
-        for mark in names:
-            if mark not in marks:
-                marks[mark] = getattr(pytest.mark, mark)
-            item.add_marker(marks[mark])
-        item.stash[SAMPLE_KEY] = replace(sample, nodeid=item.nodeid)
-        return item
+        got = marks.get(protocol)
+        if got is None:
+            names = [case.domain]
+            kind = kind_of(case.oracle.kind)
+            if kind is not None and kind.needs_gpu:
+                names.append("gpu")
+            if kind is not None and kind.marker:
+                names.append(kind.marker)
+            if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
+                names.append("slow")
+            got = marks[protocol] = [getattr(pytest.mark, name) for name in names]
+        return got
 
 
 class CaseItem(pytest.Function):

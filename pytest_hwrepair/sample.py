@@ -56,10 +56,19 @@ class Sample:
 
     @classmethod
     def make_all(cls, case: Case, bug: Bug, label: str, fixer: Fixer, count: int, protocol: RepairProtocol,
-                 config: ProtocolConfig) -> list[Sample]:
-        """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once."""
+                 config: ProtocolConfig, parent: str = "") -> list[Sample]:
+        """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once;
+        with `parent` (a case file's node id), each with the node id of its item (`parent::name`)."""
         keys = sample_keys(**_key_parts(case, bug, fixer, protocol, config), samples=range(count))
-        return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
+        if not parent:
+            return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
+        return [cls(case, bug, label, index, protocol, key, f"{parent}::{item_name(bug.id, label, protocol, index)}")
+                for index, key in enumerate(keys)]
+
+    @property
+    def name(self) -> str:
+        """The item's name in node ids (contract): `SHFT-01[claude-s3]`, `SHFT-01[claude-t3]` for a trajectory."""
+        return item_name(self.bug.id, self.label, self.protocol, self.index)
 
     @property
     def case_ref(self) -> str:
@@ -93,6 +102,11 @@ class Sample:
         )
 
 
+def item_name(bug: str, label: str, protocol: RepairProtocol, index: int) -> str:
+    letter = "t" if protocol is RepairProtocol.ITERATIVE else "s"
+    return f"{bug}[{label}-{letter}{index}]"
+
+
 def _key_parts(case: Case, bug: Bug, fixer: Fixer, protocol: RepairProtocol, config: ProtocolConfig) -> dict[str, Any]:
     """What of a sample, besides its number, decides its key."""
     return {"case_digest": case.digest, "bug": bug.id, "oracle": case.oracle.model_dump(mode="json"),
@@ -102,5 +116,5 @@ def _key_parts(case: Case, bug: Bug, fixer: Fixer, protocol: RepairProtocol, con
 # The name the `hwrepair_case` fixture's value has had.
 SampleSpec = Sample
 
-__all__ = ["ProtocolConfig", "Sample", "SampleSpec"]
+__all__ = ["ProtocolConfig", "Sample", "SampleSpec", "item_name"]
 

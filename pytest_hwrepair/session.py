@@ -92,11 +92,12 @@ class Run:
             return 1
         return 5
 
-    def samples_of(self, case: Case, bug: Bug, label: str) -> list[Sample]:
-        """The samples of one bug for one fixer, keys computed once, here."""
+    def samples_of(self, case: Case, bug: Bug, label: str, parent: str = "") -> list[Sample]:
+        """The samples of one bug for one fixer, keys computed once, here (with `parent`, the case file's node id,
+        each carries its item's node id)."""
         protocol = self.protocol_for(case)
         return Sample.make_all(case, bug, label, self.fixers[label], self.samples_for(label, protocol), protocol,
-                               self.harness.protocol)
+                               self.harness.protocol, parent)
 
     def info(self) -> dict[str, Any]:
         """run.json's body (DESIGN §10)."""
