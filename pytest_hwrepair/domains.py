@@ -9,7 +9,6 @@ import re
 from typing import Any, ClassVar
 
 from .cases import Bug
-from .oracles.cuda_classify import BUCKET_HARNESS_CATEGORY
 from .verdict import RepairProtocol
 
 HLS_BUG_TYPES = ("OOB", "SHFT", "INF", "MLU", "ZERO", "USE", "BUF", "INIT")
@@ -109,6 +108,8 @@ class CudaDomain(Domain):
         if bug.bucket == "compile_error" and category != "compile_fail":
             return f"compile_error start does not fail to build (fails with {category})"
         if bug.bucket and bug.bucket != "compile_error":
+            from .oracles.cuda_classify import BUCKET_HARNESS_CATEGORY  # the classifier's rules: only cuda needs them
+
             expected = BUCKET_HARNESS_CATEGORY[bug.bucket].value
             if category == "compile_fail":
                 return f"{bug.bucket} start fails to build (a {bug.bucket} start must build and fail with {expected})"

@@ -89,7 +89,7 @@ class Request:
 
 # The built-in fixers' modules, which the registry imports only when a fixer of theirs is made.
 FIXER_MODULES = ("pytest_hwrepair.fixers.agent", "pytest_hwrepair.fixers.command", "pytest_hwrepair.fixers.llm",
-                 "pytest_hwrepair.fixers.search")
+                 "pytest_hwrepair.fixers.search", "pytest_hwrepair.probe")
 
 
 def preload(paths: list[str], hook: Any) -> None:
@@ -101,6 +101,9 @@ def preload(paths: list[str], hook: Any) -> None:
         import pytest  # noqa: F401
 
         import pytest_hwrepair.plugin  # noqa: F401
+        from pytest_hwrepair.oracles import oracle_kinds
+
+        oracle_kinds()  # every oracle kind's module, imported by a worker when a case names the kind: once here
         for name in FIXER_MODULES:  # imported by the fixer's factory in a worker: once here instead
             __import__(name)
         for name in PLUGINS:

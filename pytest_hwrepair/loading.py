@@ -13,9 +13,7 @@ from pydantic import ValidationError, create_model
 
 from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, find_case_files, inject, read_files
 from .domains import DOMAINS
-from .oracles import oracle_kinds
-from .repo.load import load_repo_case
-from .repo.schema import case_file_schema
+from .oracles import kind_of, oracle_kinds
 from .verdict import CaseError
 
 try:  # the standard library's TOML 1.0 parser as a compiled wheel (pinned to a TOML 1.0 release): 2x faster
@@ -95,6 +93,8 @@ def load_case(path: Path, *, strict: bool = False) -> Case:
             return case
     raw = _read_toml(path)
     if raw.get("kind") == "repo":  # a repository case: its own sub-model and loader (DESIGN §3)
+        from .repo.load import load_repo_case
+
         return load_repo_case(path, raw, strict=strict)
     try:
         model = CaseModel.model_validate(raw)
@@ -128,13 +128,16 @@ def _domain_problem(model: CaseModel) -> str | None:
     domain = DOMAINS.get(model.domain)
     if domain is None:
         return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
-    kinds = [k.name for k in oracle_kinds().values() if k.suite and model.domain in k.domains]
-    if model.oracle.kind not in kinds:
+    # The named kind alone is looked up (its module imported); every kind only to say which are allowed.
+    kind = kind_of(model.oracle.kind)
+    if kind is None or not kind.suite or model.domain not in kind.domains:
+        kinds = [k.name for k in oracle_kinds().values() if k.suite and model.domain in k.domains]
         return f"oracle.kind: {model.oracle.kind!r} is not one of {', '.join(kinds)} for domain {model.domain}"
     strong = model.strong_oracle
     if strong is not None:
-        allowed = [k.name for k in oracle_kinds().values() if k.strong and model.domain in k.domains]
-        if strong.kind not in allowed:
+        kind = kind_of(strong.kind)
+        if kind is None or not kind.strong or model.domain not in kind.domains:
+            allowed = [k.name for k in oracle_kinds().values() if k.strong and model.domain in k.domains]
             return (f"strong_oracle.kind: {strong.kind!r} is not one of {', '.join(allowed) or '(none installed)'} "
                     f"for domain {model.domain}")
     if domain.requires_spec and model.spec is None:
@@ -144,10 +147,13 @@ def _domain_problem(model: CaseModel) -> str | None:
 
 def _typed_oracles(path: Path, model: CaseModel, raw: dict[str, Any]) -> dict[str, Any]:
     """The `[oracle]` and `[strong_oracle]` tables validated by their kinds' own spec models."""
-    kinds = oracle_kinds()
-    update: dict[str, Any] = {"oracle": _validate(path, kinds[model.oracle.kind].spec, raw, "oracle")}
+    suite = kind_of(model.oracle.kind)
+    assert suite is not None  # _domain_problem found it
+    update: dict[str, Any] = {"oracle": _validate(path, suite.spec, raw, "oracle")}
     if model.strong_oracle is not None:
-        update["strong_oracle"] = _validate(path, kinds[model.strong_oracle.kind].strong_spec, raw, "strong_oracle")
+        strong = kind_of(model.strong_oracle.kind)
+        assert strong is not None
+        update["strong_oracle"] = _validate(path, strong.strong_spec, raw, "strong_oracle")
     return update
 
 
@@ -171,6 +177,8 @@ def json_schema() -> dict[str, Any]:
     for node in [schema, *schema.get("$defs", {}).values()]:
         if node.get("type") == "object":
             node["additionalProperties"] = False
+    from .repo.schema import case_file_schema
+
     return case_file_schema(schema)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import json
 import os
@@ -22,6 +23,7 @@ from pytest_hwrepair import loading
 from pytest_hwrepair.forkserver import BOOT, LAUNCHER, ForkServer, use_for_workers
 from pytest_hwrepair.forkserver_launch import json_string, request_body
 from pytest_hwrepair.forkserver_process import FIXER_MODULES
+from pytest_hwrepair.oracles import BUILTIN_MODULES
 
 from .conftest import SUM_C, SUM_TOML, write_case
 
@@ -119,6 +121,18 @@ def test_the_server_imports_the_fixer_modules_a_fresh_plugin_import_leaves_out(s
     fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert fresh.stdout.strip() == "[]"
     check = f"import sys; print(all(n in sys.modules for n in {FIXER_MODULES!r}))"
+    assert launch(server, check).stdout.split() == [b"True"]
+
+
+def test_the_server_imports_every_oracle_kind_s_module(server: ForkServer) -> None:
+    # A fresh plugin import loads an oracle kind's module when a case names the kind; a worker has them all.
+    modules = sorted({f"pytest_hwrepair.oracles.{m}" for m, _ in BUILTIN_MODULES.values()})
+    probe = f"import sys; import pytest_hwrepair.plugin; print([n for n in {modules!r} if n in sys.modules])"
+    fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    imported = set(ast.literal_eval(fresh.stdout.strip()))
+    assert not imported & {"pytest_hwrepair.oracles.cuda", "pytest_hwrepair.oracles.rtl",
+                           "pytest_hwrepair.oracles.rtl_repo", "pytest_hwrepair.oracles.cuda_diff"}
+    check = f"import sys; print(all(n in sys.modules for n in {modules!r}))"
     assert launch(server, check).stdout.split() == [b"True"]
 
 

@@ -2,27 +2,44 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
 from ..cases import Case
-from .base import Oracle, OracleContext, OracleFactory, OracleKind, OracleOptions
-from .cuda import CUDA
-from .cuda_diff import CUDA_DIFF
-from .hls import EXIT_CODE, OUTPUT_DIFF
-from .hls_diff import HLS_DIFF
-from .rtl import RTL_EQUIV, RTL_LINT, RTL_SIM
-from .rtl_repo import RTL_REPO
+from .base import Oracle, OracleContext, OracleKind, OracleOptions
 
-BUILTIN: tuple[OracleKind, ...] = (EXIT_CODE, OUTPUT_DIFF, RTL_LINT, RTL_SIM, RTL_EQUIV, CUDA, HLS_DIFF, CUDA_DIFF,
-                                   RTL_REPO)
+# The built-in kinds by name: the module defining each, imported when a case names the kind (a corpus of one
+# domain does not import the other domains' oracles; tests check each module defines the kind named here).
+BUILTIN_MODULES: dict[str, tuple[str, str]] = {
+    "exit-code": ("hls", "EXIT_CODE"), "output-diff": ("hls", "OUTPUT_DIFF"), "rtl-lint": ("rtl", "RTL_LINT"),
+    "rtl-sim": ("rtl", "RTL_SIM"), "rtl-equiv": ("rtl", "RTL_EQUIV"), "cuda": ("cuda", "CUDA"),
+    "hls-diff": ("hls_diff", "HLS_DIFF"), "cuda-diff": ("cuda_diff", "CUDA_DIFF"), "rtl-repo": ("rtl_repo", "RTL_REPO"),
+}
+
+
+@cache
+def builtin_kind(name: str) -> OracleKind | None:
+    """A built-in kind by name, its module imported on first use."""
+    where = BUILTIN_MODULES.get(name)
+    if where is None:
+        return None
+    kind = getattr(importlib.import_module(f".{where[0]}", __name__), where[1])
+    if not isinstance(kind, OracleKind) or kind.name != name:
+        raise TypeError(f"pytest_hwrepair.oracles.{where[0]}.{where[1]} is not the oracle kind {name!r}")
+    return kind
 
 
 @cache
 def oracle_kinds() -> dict[str, OracleKind]:
     """Built-in kinds, then plug-ins: each entry point of `hwrepair.oracles` names an `OracleKind`."""
-    found = {kind.name: kind for kind in BUILTIN}
+    found: dict[str, OracleKind] = {}
+    for name in BUILTIN_MODULES:
+        kind = builtin_kind(name)
+        assert kind is not None
+        found[name] = kind
     for ep in entry_points(group="hwrepair.oracles"):
         kind = ep.load()
         if not isinstance(kind, OracleKind):
@@ -32,11 +49,14 @@ def oracle_kinds() -> dict[str, OracleKind]:
 
 
 def kind_of(name: str) -> OracleKind | None:
-    return oracle_kinds().get(name)
+    """The kind of this name: a built-in one (which plug-ins cannot replace) without looking at plug-ins."""
+    return builtin_kind(name) or oracle_kinds().get(name)
 
 
-# name -> factory, for callers that build an oracle directly.
-ORACLES: dict[str, OracleFactory] = {name: kind.factory for name, kind in oracle_kinds().items()}
+def __getattr__(name: str) -> Any:
+    if name == "ORACLES":  # name -> factory, for callers that build an oracle directly (every kind imported)
+        return {kind_name: kind.factory for kind_name, kind in oracle_kinds().items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _context(case: Case, ctx: OracleContext) -> OracleContext:
@@ -64,5 +84,5 @@ def make_strong_oracle(case: Case, ctx: OracleContext) -> tuple[OracleKind, Orac
     return kind, kind.factory(case, _context(case, ctx))
 
 
-__all__ = ["ORACLES", "Oracle", "OracleContext", "OracleKind", "OracleOptions", "kind_of", "make_oracle",
-           "make_strong_oracle", "oracle_kinds"]
+__all__ = ["BUILTIN_MODULES", "ORACLES", "Oracle", "OracleContext", "OracleKind", "OracleOptions", "builtin_kind",
+           "kind_of", "make_oracle", "make_strong_oracle", "oracle_kinds"]
