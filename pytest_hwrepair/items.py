@@ -12,7 +12,6 @@ import pytest
 from .artifacts import cap_lines
 from .loading import load_case
 from .oracles import kind_of
-from .repo.runner import repo_keywords
 from .run import SampleResult
 from .sample import Sample
 from .verdict import CaseError, RepairProtocol, RepairRejected
@@ -25,6 +24,15 @@ SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
 FIXTURE_INFO = pytest.StashKey[Any]()
 MARKS = pytest.StashKey[dict[RepairProtocol, list[pytest.MarkDecorator]]]()
+
+
+def _repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
+    """`repo` and the tier of a repository instance (`-k T3`); a design case has none (and needs no repo module)."""
+    if case.repo is None:
+        return ()
+    from .repo.runner import repo_keywords
+
+    return repo_keywords(case, bug_id)
 
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
@@ -46,25 +54,22 @@ class CaseFile(pytest.File):
             self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
         run.corpus.add_case(case)
-        # `-k` matches node names, marker names and extra keywords (pytest does not read `keywords` for it): the
-        # words every item of this case shares go on the file once, an item adds its bug's and fixer's.
+        # `-k` matches node names, marker names and extra keywords (pytest does not read an item's `keywords` for
+        # it): the words every item of this case shares go on the file once, an item adds its bug's and fixer's.
         self.extra_keyword_matches.update(k for k in (case.domain, case.suite, case.id) if k)
         for bug in sorted(case.bugs, key=lambda b: b.id):
-            words = {k for k in (bug.bug_type, bug.id, bug.class_ or "", *repo_keywords(case, bug.id)) if k}
+            words = {k for k in (bug.bug_type, bug.id, bug.class_ or "", *_repo_keywords(case, bug.id)) if k}
             for label in run.fixers:
                 for sample in run.samples_of(case, bug, label, self.nodeid):
                     yield self._item(sample, words)
 
     def _item(self, sample: Sample, words: set[str]) -> CaseItem:
         case, protocol = sample.case, sample.protocol
-        keywords: dict[str, Any] = dict.fromkeys((*words, case.domain, case.suite, case.id, sample.label,
-                                                  protocol.value), True)
-        keywords.pop("", None)
         # Every item of a case file has the same function and parent, hence the same fixture closure: resolved
         # once per file, as pytest does for the instances of one parametrized function (most of collection's cost).
         shared = self.stash.get(FIXTURE_INFO, None)
         extra = {"fixtureinfo": shared} if shared is not None else {}
-        item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample, keywords=keywords, **extra)
+        item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample, **extra)
         if shared is None and getattr(item, "_fixtureinfo", None) is not None:
             self.stash[FIXTURE_INFO] = item._fixtureinfo
         item.extra_keyword_matches.update(words)

@@ -20,7 +20,6 @@ from .domains import domain_of
 from .fixers import Fixer, FixerContext, RepairTask, SuiteProbe, make_fixers
 from .gates import Gate, gate_problem, parse_gate
 from .oracles import OracleContext, OracleOptions
-from .probe import HarnessProbe
 from .results import RunDir, new_run_dir, now
 from .run import Harness
 from .sample import ProtocolConfig, Sample
@@ -68,6 +67,8 @@ class Run:
 
         def probe(task: RepairTask) -> SuiteProbe:
             """The suite oracle of one task for a fixer that validates its own candidates: never the case."""
+            from .probe import HarnessProbe  # with the mutation engine: only such a fixer needs it
+
             case = corpus.case_of(task)
             return HarnessProbe(case, case.bug(task.bug), sandbox, oracle_ctx, settings.oracle_jobs)
 

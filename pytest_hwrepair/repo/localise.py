@@ -21,6 +21,7 @@ from typing import Any
 
 from .load import is_hdl
 from .patch import changed_paths, hunk_count, lines_of
+from .stages import Stage  # summaries read it without this module
 
 T1_MAX_HUNKS, T3_MIN_FILES, T3_MIN_HUNKS = 2, 4, 7
 _BOUNDARY = re.compile(r"(?<![\w$])(?:(?:macro)?module\s+([A-Za-z_][\w$]*)|endmodule)(?![\w$])")
@@ -30,14 +31,6 @@ class Tier(enum.StrEnum):
     T1 = "T1"
     T2 = "T2"
     T3 = "T3"
-
-
-class Stage(enum.StrEnum):
-    """Where an unresolved sample failed."""
-
-    NO_EDIT = "no_edit"
-    LOCALISATION = "localisation"
-    REPAIR = "repair"
 
 
 def module_spans(text: str) -> list[tuple[str, int, int]]:

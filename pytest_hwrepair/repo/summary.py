@@ -15,7 +15,7 @@ from typing import Any
 
 from ..metrics import mean, mean_pass_at_k
 from ..results import SampleRecord
-from .localise import Stage
+from .stages import Stage
 
 MEASURES = ("file_precision", "file_recall", "module_precision", "module_recall")
 STAGES = tuple(s.value for s in Stage)
