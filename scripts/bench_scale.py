@@ -5,12 +5,14 @@
     python scripts/bench_scale.py report [--records 1000000]
 
 `collect` writes CASES small hls case files of BUGS bugs each into a temporary directory and times
-`pytest --collect-only` with `--hwrepair-samples SAMPLES` (cases x bugs x samples items), once with an
-empty cache directory and once with the cache the first run left. `report` plants run directories of
-synthetic records and times `hwrepair report` on each, twice (the first read of a file just planted is
-slower), with its own peak RSS (os.wait4): RECORDS records at 10 samples per bug, then RECORDS / 10 and
-RECORDS records over the same BUGS bugs (the ratio of their peak RSS says whether memory follows the
-records or the bugs). Each figure is printed with the load average it was measured under.
+`pytest --collect-only` with `--hwrepair-samples SAMPLES` (cases x bugs x samples items), once with an empty
+cache directory, once with the cache the first run left, and once more without the pytest plugins of this
+checkout's test dependencies (hypothesis's), which a user's install of the harness does not have.
+
+`report` plants run directories of synthetic records and times `hwrepair report` on each, twice (the first
+read of a file just planted is slower), with its own peak RSS (os.wait4): RECORDS records at 10 samples per
+bug, then RECORDS / 10 and RECORDS records over the same BUGS bugs (the ratio of their peak RSS says whether
+memory follows the records or the bugs). Each figure is printed with the load average it was measured under.
 """
 
 from __future__ import annotations
@@ -80,12 +82,25 @@ def collect(args: argparse.Namespace) -> int:
         cmd = [sys.executable, "-m", "pytest", "cases", "--collect-only", "-q", "-p", "no:cacheprovider",
                "-p", "no:randomly", "--fixer=noop", "--hwrepair-samples", str(args.samples),
                "--hwrepair-cache-dir", str(root / "cache"), "--hwrepair-run", str(root / "run")]
-        for label in ("empty cache", "warm cache"):
-            wall, rss, proc = timed(cmd, cwd=root)
+        # This checkout's test dependencies add pytest plugins a user's install of the harness does not have:
+        # hypothesis's imports hypothesis as every run ends. The figure is given with and without them.
+        test_only = [arg for name in TEST_ONLY_PLUGINS if _installed(name) for arg in ("-p", f"no:{name}")]
+        plain = f"warm cache, without this checkout's test-only pytest plugins ({', '.join(TEST_ONLY_PLUGINS)})"
+        for label, extra in (("empty cache", []), ("warm cache", []), (plain, test_only)):
+            wall, rss, proc = timed(cmd + extra, cwd=root)
             items = _collected(proc.stdout)
             print(f"collect {items} items ({args.cases} cases x {args.bugs} bugs x {args.samples} samples), "
                   f"{label}: {wall:.2f}s, peak RSS {rss} MiB ({load()})")
     return 0
+
+
+TEST_ONLY_PLUGINS = ("hypothesispytest",)
+
+
+def _installed(plugin: str) -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.name == plugin for ep in entry_points(group="pytest11"))
 
 
 def _collected(out: str) -> int:
