@@ -11,15 +11,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cases import find_case_files
-from .domains import domain_of
-from .loading import json_schema, load_case
-from .oracles import OracleOptions
-from .repo.stats import NOTE as REPO_NOTE
-from .repo.stats import repo_tables
 from .report import command as report_command
-from .sandbox import make_sandbox
-from .settings import Settings, SettingsError
+from .settings import SettingsError
 from .verdict import CaseError
 
 if TYPE_CHECKING:
@@ -32,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
         from .sandbox import docker_images
 
         return int(docker_images.images_main(args[1:]))
-    parser = _parser()
+    # The import command's sources are imported for the parser only when the command line may need them.
+    parser = _parser(sources=not args or args[0] not in ("report", "schema", "validate", "stats"))
     ns = parser.parse_args(args)
     try:
         return int(ns.func(ns))
@@ -54,7 +48,7 @@ def _existing(paths: list[Path]) -> list[Path]:
     return paths
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(*, sources: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hwrepair", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("schema", help="print the JSON Schema of case.toml (--results: of `report --format json`)")
@@ -97,15 +91,17 @@ def _parser() -> argparse.ArgumentParser:
                         "later file's cases replace an earlier one's; with --update: the block between "
                         "<!-- mutants --> and <!-- /mutants -->)")
     p.set_defaults(func=_stats)
-    _import_parser(sub)
+    _import_parser(sub, sources)
     return parser
 
 
-def _import_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .importers import registry
-
+def _import_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], with_sources: bool) -> None:
     p = sub.add_parser("import", help="write case directories from a published benchmark's checkout")
     sources = p.add_subparsers(dest="source", required=True, metavar="SOURCE")
+    if not with_sources:
+        return
+    from .importers import registry
+
     for name, factory in sorted(registry().items()):
         importer = factory()
         q = sources.add_parser(name, help=importer.help, description=importer.help)
@@ -134,11 +130,17 @@ def _schema(ns: argparse.Namespace) -> int:
 
         print(json.dumps(results_schema(), indent=2))
         return 0
+    from .loading import json_schema
+
     print(json.dumps(json_schema(), indent=2))
     return 0
 
 
 def _validate(ns: argparse.Namespace) -> int:
+    # Each command imports what it needs: `hwrepair report` needs none of the case, oracle and sandbox modules.
+    from .oracles import OracleOptions
+    from .sandbox import make_sandbox
+    from .settings import Settings
     from .validate import report_lines, validate
 
     settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
@@ -173,6 +175,12 @@ def _progress_line(check: BugCheck, done: int, total: int) -> None:
 
 def _stats(ns: argparse.Namespace) -> int:
     """Markdown tables generated from the case files, for the corpus READMEs."""
+    from .cases import find_case_files
+    from .domains import domain_of
+    from .loading import load_case
+    from .repo.stats import NOTE as REPO_NOTE
+    from .repo.stats import repo_tables
+
     if ns.mutants is not None:
         from .mutants_cli import mutant_stats
 
