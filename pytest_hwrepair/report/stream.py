@@ -17,9 +17,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ import numpy as np
 from ..bugstats import View
 from ..results import decode_line
 from ..tally import Tally
-from .check import RecordError, record_view
+from .check import RecordError, plain_columns, record_view
 
 DECIDED = ("passed", "failed")
+_DECIDED = frozenset(DECIDED)
+CHUNK_BYTES = 1 << 20  # lines are read and decoded about this many bytes at a time
 PARALLEL_BYTES = 32 << 20  # a samples.jsonl this large is folded by several processes, one stretch each
 MAX_WORKERS = 4
 # The report's own process folds a longer first stretch: the others' tallies still have to be pickled, sent and
@@ -68,6 +71,26 @@ def _views(samples: Path, start: int = 0, end: int | None = None) -> Iterator[tu
     """(view, record or its maker) of each record line of a samples.jsonl (of the lines starting in
     [start, end)); lines that are not records are skipped (torn, edited, foreign), a record with a wrongly
     typed field raises RecordError naming the file."""
+    for lines in _lines(samples, start, end):
+        for raw in lines:
+            got = _view(samples, raw)
+            if got is not None:
+                yield got
+
+
+def _view(samples: Path, raw: bytes) -> tuple[View, Any] | None:
+    try:
+        d = decode_line(raw)
+    except ValueError:
+        return None
+    try:
+        return record_view(d)
+    except RecordError as exc:
+        raise RecordError(f"{samples}: {exc}") from None
+
+
+def _lines(samples: Path, start: int = 0, end: int | None = None) -> Iterator[list[bytes]]:
+    """The lines of a samples.jsonl that start in [start, end), a chunk at a time."""
     try:
         fh = samples.open("rb")
     except FileNotFoundError:
@@ -75,18 +98,20 @@ def _views(samples: Path, start: int = 0, end: int | None = None) -> Iterator[tu
     with fh:
         fh.seek(start)
         pos = start
-        for raw in fh:
-            if end is not None and pos >= end:
-                break
-            pos += len(raw)
-            try:
-                got = record_view(decode_line(raw))
-            except RecordError as exc:
-                raise RecordError(f"{samples}: {exc}") from None
-            except ValueError:
-                continue
-            if got is not None:
-                yield got
+        while lines := fh.readlines(CHUNK_BYTES):
+            if end is not None:
+                size = sum(map(len, lines))
+                if pos + size > end:
+                    kept = []
+                    for raw in lines:
+                        if pos >= end:
+                            break
+                        kept.append(raw)
+                        pos += len(raw)
+                    yield kept
+                    return
+                pos += size
+            yield lines
 
 
 def _finals(samples: Path) -> Iterator[tuple[int, View, Any]]:
@@ -115,20 +140,49 @@ def _scan_part(samples: Path, start: int, end: int | None, portable: bool = Fals
     hashes, execs, decided = array("q"), array("q"), bytearray()
     staged: dict[int, str] = {}
     pending: list[tuple[View, Any]] = []
-    fold, add_hash, add_exec, add_decided = tally.fold, hashes.append, execs.append, decided.append
     index = 0
-    for v, record in _views(samples, start, end):
-        if not v["final"]:
-            pending.append((v, record() if portable and callable(record) else record))
+    for lines in _lines(samples, start, end):
+        cols = plain_columns(lines)
+        if cols is not None:  # the usual chunk: every record plain, folded a column at a time
+            index += _fold_plain(tally, cols, hashes, execs, decided)
             continue
-        fold(v, record)
-        add_hash(key_hash(v["key"]))
-        add_exec(key_hash(v["exec_id"] or v["key"]))
-        add_decided(v["outcome"] in DECIDED)
-        if v["iteration"] is not None:
-            staged[index] = v["exec_id"] or v["key"]
-        index += 1
+        for plain, group in groupby(lines, _plain):  # else line by line, plain stretches still together
+            if plain:
+                index += _fold_plain(tally, plain_columns(list(group)) or {}, hashes, execs, decided)
+                continue
+            for raw in group:
+                got = _view(samples, raw)
+                if got is None:
+                    continue
+                v, record = got
+                if not v["final"]:
+                    pending.append((v, record() if portable and callable(record) else record))
+                    continue
+                tally.fold(v, record)
+                hashes.append(key_hash(v["key"]))
+                execs.append(key_hash(v["exec_id"] or v["key"]))
+                decided.append(v["outcome"] in DECIDED)
+                if v["iteration"] is not None:
+                    staged[index] = v["exec_id"] or v["key"]
+                index += 1
+    tally.bugs  # noqa: B018 - settled here: a worker's tally is sent back with its bugs' tallies
     return _Part(tally, hashes.tobytes(), bytes(decided), execs.tobytes(), staged, pending)
+
+
+def _plain(raw: bytes) -> bool:
+    return plain_columns([raw]) is not None
+
+
+def _fold_plain(tally: Tally, cols: Mapping[str, Sequence[Any]], hashes: array[int], execs: array[int],
+                decided: bytearray) -> int:
+    """Fold plain final records (`plain_columns`) and note their hashes as `_scan_part` does one record's; returns
+    how many they were."""
+    tally.fold_plain(cols)
+    keys = cols["key"]
+    hashes.extend(map(key_hash, keys))
+    execs.extend(map(key_hash, [e or k for e, k in zip(cols["exec_id"], keys)]))
+    decided.extend(map(_DECIDED.__contains__, cols["outcome"]))
+    return len(keys)
 
 
 def _stretches(samples: Path, parts: int, first: float = 1.0) -> list[tuple[int, int | None]]:
