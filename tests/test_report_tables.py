@@ -51,6 +51,10 @@ def test_rows_are_the_validated_rows(samples: list[tuple[int, str, bool | None, 
                          sample=i, strong=strong if bug != 4 else None, run=f"r{i % 2}", loc={"target": 10 + bug}))
     rows = bug_rows(tally, ks, HLS_CLASSES)
     assert rows == validated(tally, ks)
+    for row, made in zip(rows, validated(tally, ks)):  # what pydantic keeps beside the fields, too
+        assert (row.model_fields_set, row.__pydantic_extra__, row.__pydantic_private__) == \
+            (made.model_fields_set, made.__pydantic_extra__, made.__pydantic_private__)
+        assert list(row.__dict__) == list(made.__dict__)
     for row in rows:
         assert BugRow.model_validate(row.model_dump()) == row  # every value has its field's type
         assert BugRow.model_validate_json(row.model_dump_json()) == row
