@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -46,7 +47,7 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int], cols: Columns | None
         "undecided": sums["undecided"],
         "correct_at": {str(k): _round(mean_of(pick(cols.correct_at[k], scored))) if strong else None for k in ks},
         "multiplicity": _round(cols.mean_mult(scored)),
-        "underconstrained": sum(pick(cols.under, scored)),
+        "underconstrained": cols.underconstrained(scored),
         "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
     }
 
@@ -58,8 +59,9 @@ def grouped(stats: Sequence[BugStats], keys: Sequence[str], ks: Sequence[int],
     when the caller groups the same bugs several ways."""
     cols = cols if cols is not None else Columns(stats, ks)
     groups: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    for i, s in enumerate(stats):
-        groups[key_fn(s) if key_fn else tuple(getattr(s, k) for k in keys)].append(i)
+    found = map(key_fn, stats) if key_fn else zip(*(map(operator.attrgetter(k), stats) for k in keys))
+    for i, key in enumerate(found):
+        groups[key].append(i)
     return [{**dict(zip(keys, key)), **table_row(stats, ks, cols, idx)}
             for key, idx in sorted(groups.items(), key=_sort_key)]
 

@@ -111,3 +111,45 @@ def test_grouped_report_rows_follow_the_bug_rows_order() -> None:
     rows = bug_rows(tally, KS, {})
     table = grouped(rows, ("fixer",), KS, Columns(tally.bug_stats(), KS), resamples=200)
     assert [(r.group["fixer"], r.bugs, r.passed) for r in table] == [("a", 2, 1), ("b", 1, 1)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(bugs, st.data())
+def test_the_columns_over_any_subset_are_the_bugs_own_values(stats: tuple[BugStats, ...], data: st.DataObject) -> None:
+    # Each bug's categories as it has them, plus tables that name a category with no sample and tables holding the
+    # same counts in another order: a row's categories are still those `add_counts` gives.
+    tables = [dict(s.categories) for s in stats]
+    for i, table in enumerate(tables):
+        if i % 3 == 1:
+            table["timeout"] = table.get("timeout", 0)
+        elif i % 3 == 2:
+            tables[i] = dict(reversed(table.items()))
+    stats = tuple(BugStats(**{**s.__dict__, "categories": t}) for s, t in zip(stats, tables))
+    cols = Columns(stats, KS)
+    idx = data.draw(st.lists(st.integers(0, len(stats) - 1), unique=True).map(sorted)) if stats else []
+    chosen = [stats[i] for i in idx]
+    scored = [i for i in idx if stats[i].n > 0]
+    assert cols.scored(idx) == scored
+    assert cols.sums(idx) == {name: sum(getattr(s, name) for s in chosen) for name in Columns.INTS}
+    assert cols.strong(scored) == sum(1 for i in scored if stats[i].has_strong)
+    assert cols.underconstrained(scored) == sum(1 for i in scored if stats[i].under)
+    assert cols.counts(idx) == add_counts(s.categories for s in chosen)
+    assert cols.mean_mult(scored) == mean(stats[i].mult for i in scored)
+    assert cols.mean_mult(scored, digits=4) == mean(None if stats[i].mult is None else round(stats[i].mult, 4)
+                                                    for i in scored)
+
+
+def test_a_tallys_stats_are_the_dataclass_its_fields_make() -> None:
+    import dataclasses
+
+    from pytest_hwrepair.tally import Tally
+
+    from .report_helpers import record
+
+    tally = Tally.of([record("a", "hls/s/k1", "B-1", "passed"), record("a", "hls/s/k1", "B-1", "failed"),
+                      record("b", "hls/s/k2", "B-3", "error")])
+    for made in tally.bug_stats():
+        by_init = BugStats(**{f.name: getattr(made, f.name) for f in dataclasses.fields(BugStats)})
+        assert made == by_init and repr(made) == repr(by_init)
+        assert list(made.__dict__) == list(by_init.__dict__)
+        assert dataclasses.asdict(made) == dataclasses.asdict(by_init)

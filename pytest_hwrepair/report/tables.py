@@ -110,7 +110,7 @@ def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequ
         pass_at={str(k): _estimate(pick(cols.pass_at[k], scored), resamples) for k in ks},
         correct_at={str(k): _estimate(pick(cols.correct_at[k], scored), resamples) if strong
                     else Estimate(value=None) for k in ks},
-        multiplicity=_r(cols.mean_mult(scored, digits=4)), underconstrained=sum(pick(cols.under, scored)),
+        multiplicity=_r(cols.mean_mult(scored, digits=4)), underconstrained=cols.underconstrained(scored),
         categories=dict(sorted(cols.counts(idx).items())),
     )
 
@@ -120,10 +120,9 @@ def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols
     """Table rows grouped by the named BugRow fields, sorted by group; `cols` are the columns of the stats the
     rows were made from (`bug_rows`: the same bugs in the same order)."""
     groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    get = operator.attrgetter(*keys)
-    for i, b in enumerate(rows):
-        value = get(b)
-        groups[tuple(map(str, value)) if len(keys) > 1 else (str(value),)].append(i)
+    # Each row's group, a field at a time (C-level maps over the rows), then one pass to gather the indices.
+    for i, key in enumerate(zip(*(map(str, map(operator.attrgetter(k), rows)) for k in keys))):
+        groups[key].append(i)
     return [table_row(dict(zip(keys, key)), cols, members, ks, resamples=resamples)
             for key, members in sorted(groups.items())]
 
