@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from ..bugstats import Columns
 from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
-from .aside import Aside
+from .aside import Ahead, Aside
 from .card import card
 from .load import Merged
-from .model import BOOTSTRAP_RESAMPLES, Merge, Report, Tables
-from .tables import HLS_CLASSES, bug_rows, grouped
+from .model import BOOTSTRAP_RESAMPLES, Correlation, Merge, Paired, Report, Split, Tables
+from .stats import _scipy_stats
+from .tables import HLS_CLASSES, BugPoint, PerBug, bug_points, bug_rows, grouped
 
 
 def parse_class_map(pairs: Sequence[str]) -> dict[str, str]:
@@ -38,23 +40,46 @@ def _notes(merged: Merged, by_run: bool, class_map: Mapping[str, str]) -> list[s
     return notes
 
 
+Analysis = tuple[list[Correlation], list[Split], list[Paired]]
+
+
+def analysis_of(points: Sequence[PerBug]) -> Analysis:
+    """The rank statistics of the bugs' points."""
+    return correlations(points), splits(points), paired(points)
+
+
+def analysis_ahead() -> Ahead[list[BugPoint], Analysis] | None:
+    """The rank statistics' part, forked before the records are read when scipy.stats is still to be imported (1.5
+    CPU-s here, done meanwhile instead of after them); None where it is imported already."""
+    if "scipy.stats" in sys.modules:
+        return None
+    return Ahead(_scipy_stats, analysis_of)
+
+
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
-                 class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
-    """Every table, statistic and card of one report."""
+                 class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES,
+                 ahead: Ahead[list[BugPoint], Analysis] | None = None) -> Report:
+    """Every table, statistic and card of one report; `ahead`: its rank statistics' part (`analysis_ahead`), forked
+    before the records were read."""
     classes = dict(class_map or HLS_CLASSES)
     stats = merged.tally.bug_stats()
-    # A large report builds its independent parts two at a time where it can (aside.py).
-    with Aside(lambda: summary_of(merged.tally, ks), bugs=len(stats)) as summary:
+    # A large report builds its independent parts two at a time where it can (aside.py). The rank statistics go
+    # first, whatever the report's size, while scipy.stats is still to be imported: from the bugs' points, not
+    # their rows, so that they need not wait for the rows.
+    if ahead is not None:
+        ahead.give(bug_points(stats, classes))
+    analysis: Ahead[list[BugPoint], Analysis] | Aside[Analysis] = ahead if ahead is not None else Aside(
+        lambda: analysis_of(bug_points(stats, classes)), bugs=len(stats), imports="scipy.stats" not in sys.modules)
+    with analysis, Aside(lambda: summary_of(merged.tally, ks), bugs=len(stats)) as summary:
         rows = bug_rows(merged.tally, ks, classes)
-        with Aside(lambda: (correlations(rows), splits(rows), paired(rows)), bugs=len(rows)) as analysis:
-            cols = Columns(stats, ks)  # the rows' bugs, in their order
-            tables = Tables(
-                fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
-                domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
-                groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
-                classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
-            )
-            ranks, split, pairs = analysis.result()
+        cols = Columns(stats, ks)  # the rows' bugs, in their order
+        tables = Tables(
+            fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
+            domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
+            groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
+            classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
+        )
+        ranks, split, pairs = analysis.result()
         return Report(
             k=list(ks),
             merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
@@ -64,4 +89,4 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         )
 
 
-__all__ = ["build_report", "parse_class_map"]
+__all__ = ["Analysis", "analysis_ahead", "analysis_of", "build_report", "parse_class_map"]
