@@ -21,12 +21,35 @@ import tempfile
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 A = TypeVar("A")
 _SIZE = struct.Struct("<Q")
 FORK_BUGS = 20_000  # below this many bugs a part is computed in place
+
+
+def _answer(pid: int, fd: int) -> tuple[Any] | None:
+    """(the value) a child sent back pickled on `fd` (closed after) and ended well, once reaped; else None."""
+    with open(fd, "rb") as back:
+        data = back.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) == 0:
+        with contextlib.suppress(Exception):
+            return (pickle.loads(data),)
+    return None
+
+
+def _end(pid: int | None, *fds: int | None) -> None:
+    """Close these descriptors, then kill and reap the child."""
+    for fd in fds:
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    if pid is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
 
 
 class Aside(Generic[T]):
@@ -71,26 +94,15 @@ class Aside(Generic[T]):
         if self.pid is None or fd is None:
             return self.compute()
         self.fd = None
-        with open(fd, "rb") as back:  # interrupted here, close() still ends the child
-            data = back.read()
-        _, status = os.waitpid(self.pid, 0)
+        answer = _answer(self.pid, fd)  # interrupted here, close() still ends the child
         self.pid = None
-        if os.waitstatus_to_exitcode(status) == 0:
-            with contextlib.suppress(Exception):
-                value: T = pickle.loads(data)
-                return value
-        return self.compute()
+        return answer[0] if answer else self.compute()
 
     def close(self) -> None:
         """End a child whose result is not wanted (the report stopped)."""
         pid, fd = self.pid, self.fd
         self.pid = self.fd = None
-        if fd is not None:
-            os.close(fd)
-        if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        _end(pid, fd)
 
     def __enter__(self) -> Aside[T]:
         return self
@@ -181,30 +193,15 @@ class Ahead(Generic[A, T]):
         if self.pid is None or fd is None:
             return self.compute(self.given[0])
         self.back = None
-        with open(fd, "rb") as back:
-            data = back.read()
-        _, status = os.waitpid(self.pid, 0)
+        answer = _answer(self.pid, fd)  # interrupted here, close() still ends the child
         self.pid = None
-        if os.waitstatus_to_exitcode(status) == 0:
-            with contextlib.suppress(Exception):
-                value: T = pickle.loads(data)
-                return value
-        return self.compute(self.given[0])
+        return answer[0] if answer else self.compute(self.given[0])
 
     def close(self) -> None:
         """End a child whose result is not wanted."""
-        pid = self.pid
-        self.pid = None
-        for name in ("signal", "back", "file"):
-            fd = getattr(self, name)
-            setattr(self, name, None)
-            if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        pid, fds = self.pid, (self.signal, self.back, self.file)
+        self.pid = self.signal = self.back = self.file = None
+        _end(pid, *fds)
 
     def __enter__(self) -> Ahead[A, T]:
         return self
