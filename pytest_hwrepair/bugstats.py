@@ -300,8 +300,9 @@ class Columns:
         self.correct_at = {k: [pass_at_k(a, b, k) if a else None for a, b in zip(n, self.ints["strong_c"])]
                            for k in ks}
         self._rounded: dict[int, list[float | None]] = {}
-        self._tables: list[dict[str, int]] | None = None  # the distinct category tables, each once
-        self._table_of: list[int] = []  # each bug's index among them
+        seen: dict[tuple[tuple[str, int], ...], int] = {}
+        self._table_of = [seen.setdefault(tuple(table.items()), len(seen)) for table in self.categories]
+        self._tables = [dict(items) for items in seen]  # the distinct category tables, each once
 
     # A report groups 100 000 bugs nine ways: each method takes its values through C-level maps over the indices.
 
@@ -332,10 +333,6 @@ class Columns:
     def counts(self, idx: Sequence[int]) -> dict[str, int]:
         """The categories' counts summed over these bugs (`add_counts` of their tables): each distinct table once,
         times how many of these bugs have it (bugs share a few tables)."""
-        if self._tables is None:
-            seen: dict[tuple[tuple[str, int], ...], int] = {}
-            self._table_of = [seen.setdefault(tuple(table.items()), len(seen)) for table in self.categories]
-            self._tables = [dict(items) for items in seen]
         tables = self._tables
         return add_counts({name: value * times for name, value in tables[table].items()}
                           for table, times in sorted(Counter(map(self._table_of.__getitem__, idx)).items()))

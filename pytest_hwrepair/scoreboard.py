@@ -79,10 +79,11 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
     return summary_of(Tally.of(records), ks)
 
 
-def summary_of(tally: Tally, ks: Sequence[int]) -> dict[str, Any]:
-    """The summary of the records a tally was built from (a report streams them into one)."""
+def summary_of(tally: Tally, ks: Sequence[int], cols: Columns | None = None) -> dict[str, Any]:
+    """The summary of the records a tally was built from (a report streams them into one); `cols`: the columns of
+    the tally's bug stats for these ks, where the caller has them."""
     stats = tally.bug_stats()
-    cols = Columns(stats, ks)
+    cols = cols if cols is not None else Columns(stats, ks)
     summary: dict[str, Any] = {
         "k": list(ks),
         "fixers": grouped(stats, ("fixer",), ks, cols=cols),

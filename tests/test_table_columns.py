@@ -153,3 +153,16 @@ def test_a_tallys_stats_are_the_dataclass_its_fields_make() -> None:
         assert made == by_init and repr(made) == repr(by_init)
         assert list(made.__dict__) == list(by_init.__dict__)
         assert dataclasses.asdict(made) == dataclasses.asdict(by_init)
+
+
+def test_a_summary_from_the_callers_columns_is_the_summary() -> None:
+    from pytest_hwrepair.scoreboard import summary_of
+    from pytest_hwrepair.tally import Tally
+
+    from .report_helpers import record
+
+    tally = Tally.of([record("a", "hls/s/k1", "B-1", "passed"), record("a", "hls/s/k1", "B-2", "failed"),
+                      record("b", "hls/s/k2", "B-3", "passed"), record("b", "hls/s/k2", "B-3", "skipped")])
+    cols = Columns(tally.bug_stats(), KS)
+    cols.counts(range(3))  # used before, as a report's tables use them before its summary
+    assert summary_of(tally, KS, cols) == summary_of(tally, KS)

@@ -70,9 +70,9 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         ahead.give(bug_points(stats, classes))
     analysis: Ahead[list[BugPoint], Analysis] | Aside[Analysis] = ahead if ahead is not None else Aside(
         lambda: analysis_of(bug_points(stats, classes)), bugs=len(stats), imports="scipy.stats" not in sys.modules)
-    with analysis, Aside(lambda: summary_of(merged.tally, ks), bugs=len(stats)) as summary:
+    cols = Columns(stats, ks)  # the rows' bugs, in their order; the summary's too
+    with analysis, Aside(lambda: summary_of(merged.tally, ks, cols), bugs=len(stats)) as summary:
         rows = bug_rows(merged.tally, ks, classes)
-        cols = Columns(stats, ks)  # the rows' bugs, in their order
         tables = Tables(
             fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
             domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
