@@ -144,10 +144,14 @@ class Tally:
     @property
     def bugs(self) -> dict[BugKey, BugTally]:
         """The tally of each bug x fixer."""
+        self.settle()
+        return self._bugs
+
+    def settle(self) -> None:
+        """Make the bug tallies of the plain records folded so far (`fold_plain` gathers them as counters)."""
         if self._sums is not None:
             self._sums.settle(self._bugs)
             self._sums = None
-        return self._bugs
 
     def add(self, r: SampleRecord) -> None:
         """Fold one record in: an iteration of a trajectory, or a sample's final record."""

@@ -10,7 +10,7 @@ from typing import Any
 from .load import Run
 from .model import Comparison, Correlation, Paired, RankAgreement, RunScore, Split
 from .stats import TestResult, kendall, mann_whitney, spearman, swing, wilcoxon
-from .tables import PerBug, per_bug_pass1
+from .tables import BugPoint, per_bug_pass1
 
 POOLED = "(pooled)"
 # run.json settings that make two runs different protocols (the axes a comparison names).
@@ -30,12 +30,9 @@ def _mean(values: Sequence[float]) -> float | None:
     return _r(sum(values) / len(values)) if values else None
 
 
-Rows = Sequence[PerBug]  # a report's rows, or the BugPoints of them (what these functions read)
-
-
-def correlations(rows: Rows) -> list[Correlation]:
+def correlations(rows: Sequence[BugPoint]) -> list[Correlation]:
     """Spearman ρ of per-bug pass@1 against multiplicity and against LOC, per fixer and pooled."""
-    by_fixer: dict[str, list[PerBug]] = defaultdict(list)
+    by_fixer: dict[str, list[BugPoint]] = defaultdict(list)
     for b in rows:
         by_fixer[b.fixer].append(b)
     groups = [*sorted(by_fixer.items()), *([(POOLED, list(rows))] if len(by_fixer) > 1 else [])]
@@ -53,7 +50,7 @@ def _correlation(fixer: str, x: str, xs: Sequence[float], ys: Sequence[float]) -
     return Correlation(fixer=fixer, x=x, n=res.n, rho=_r(res.statistic), p=_p(res.p), note=res.note)
 
 
-def splits(rows: Rows) -> list[Split]:
+def splits(rows: Sequence[BugPoint]) -> list[Split]:
     """Mann-Whitney U of per-bug pass@1 between each pair of bug classes, per fixer and domain."""
     groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for row, p in per_bug_pass1(rows):
@@ -68,7 +65,7 @@ def splits(rows: Rows) -> list[Split]:
     return out
 
 
-def paired(rows: Rows) -> list[Paired]:
+def paired(rows: Sequence[BugPoint]) -> list[Paired]:
     """Every pair of fixers on the bugs both scored: wins, losses, ties and the Wilcoxon signed-rank test."""
     scores: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
     for row, p in per_bug_pass1(rows):

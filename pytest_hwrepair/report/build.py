@@ -13,7 +13,7 @@ from .card import card
 from .load import Merged
 from .model import BOOTSTRAP_RESAMPLES, Correlation, Merge, Paired, Report, Split, Tables
 from .stats import _scipy_stats
-from .tables import HLS_CLASSES, BugPoint, PerBug, bug_points, bug_rows, grouped
+from .tables import HLS_CLASSES, BugPoint, bug_points, bug_rows, grouped
 
 
 def parse_class_map(pairs: Sequence[str]) -> dict[str, str]:
@@ -43,7 +43,7 @@ def _notes(merged: Merged, by_run: bool, class_map: Mapping[str, str]) -> list[s
 Analysis = tuple[list[Correlation], list[Split], list[Paired]]
 
 
-def analysis_of(points: Sequence[PerBug]) -> Analysis:
+def analysis_of(points: Sequence[BugPoint]) -> Analysis:
     """The rank statistics of the bugs' points."""
     return correlations(points), splits(points), paired(points)
 

@@ -165,7 +165,7 @@ def _scan_part(samples: Path, start: int, end: int | None, portable: bool = Fals
                 if v["iteration"] is not None:
                     staged[index] = v["exec_id"] or v["key"]
                 index += 1
-    tally.bugs  # noqa: B018 - settled here: a worker's tally is sent back with its bugs' tallies
+    tally.settle()  # a worker's tally is sent back with its bugs' tallies
     return _Part(tally, hashes.tobytes(), bytes(decided), execs.tobytes(), staged, pending)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, Protocol, TypeVar, cast
+from typing import NamedTuple, cast
 
 from ..bugstats import BugStats, Columns, pick
 from ..metrics import mean_of, pass_at_k
@@ -142,44 +142,16 @@ class BugPoint(NamedTuple):
     multiplicity: float | None
 
 
-class PerBug(Protocol):
-    """A bug's row as the rank statistics read it: a BugRow, or its BugPoint."""
-
-    @property
-    def fixer(self) -> str: ...
-    @property
-    def domain(self) -> str: ...
-    @property
-    def case(self) -> str: ...
-    @property
-    def bug(self) -> str: ...
-    @property
-    def bug_type(self) -> str: ...
-    @property
-    def bug_class(self) -> str | None: ...
-    @property
-    def loc(self) -> int: ...
-    @property
-    def n(self) -> int: ...
-    @property
-    def c(self) -> int: ...
-    @property
-    def multiplicity(self) -> float | None: ...
-
-
 def bug_points(stats: Sequence[BugStats], class_map: Mapping[str, str]) -> list[BugPoint]:
     """Each bug's BugPoint: the values its `bug_rows` row holds for those fields, in the same order."""
     return [BugPoint(s.fixer, s.domain, s.case, s.bug, s.bug_type, bug_class(s, class_map), s.loc, s.n, s.c,
                      _r(s.mult)) for s in stats]
 
 
-Row = TypeVar("Row", bound=PerBug)
-
-
-def per_bug_pass1(rows: Sequence[Row]) -> list[tuple[Row, float]]:
+def per_bug_pass1(rows: Sequence[BugPoint]) -> list[tuple[BugPoint, float]]:
     """(row, pass@1) for every bug with a counted sample."""
     return [(b, b.c / b.n) for b in rows if b.n > 0]
 
 
-__all__ = ["HLS_CLASSES", "BugPoint", "PerBug", "bug_class", "bug_points", "bug_rows", "grouped", "per_bug_pass1",
+__all__ = ["HLS_CLASSES", "BugPoint", "bug_class", "bug_points", "bug_rows", "grouped", "per_bug_pass1",
            "table_row"]
