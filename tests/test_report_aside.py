@@ -20,7 +20,7 @@ from .test_report_stream import rec, write
 PRELUDE = """
 import os, signal, sys, time
 from pytest_hwrepair.report import aside
-from pytest_hwrepair.report.aside import Ahead, Aside, FORK_BUGS
+from pytest_hwrepair.report.aside import Primed, Aside, FORK_BUGS
 parent = os.getpid()
 """
 
@@ -136,7 +136,7 @@ def test_a_report_built_with_forked_parts_is_the_report_built_in_place(tmp_path:
         assert json.loads(outputs[0])["bugs"]  # the per-bug rows, the summary and the statistics are all there
 
 
-def test_a_part_ahead_prepares_in_its_child_and_computes_the_input_given_later() -> None:
+def test_a_primed_part_prepares_in_its_child_and_computes_the_input_given_later() -> None:
     done = run_script("""
         def prepare():
             import wave  # an import this process never makes
@@ -144,7 +144,7 @@ def test_a_part_ahead_prepares_in_its_child_and_computes_the_input_given_later()
         def compute(values):
             return os.getpid(), "wave" in sys.modules, values
 
-        with Ahead(prepare, compute) as part:
+        with Primed(prepare, compute) as part:
             assert part.forked
             time.sleep(0.2)
             part.give(list(range(200_000)))  # more than a pipe holds
@@ -156,48 +156,48 @@ def test_a_part_ahead_prepares_in_its_child_and_computes_the_input_given_later()
     assert done.stdout.strip() == "ok", done.stderr
 
 
-def test_a_part_ahead_whose_child_dies_or_fails_is_computed_here() -> None:
+def test_a_primed_part_whose_child_dies_or_fails_is_computed_here() -> None:
     done = run_script("""
         def here(values):
             return "computed here" if os.getpid() == parent else os.kill(os.getpid(), signal.SIGKILL)
 
-        with Ahead(lambda: None, here) as part:  # dies computing
+        with Primed(lambda: None, here) as part:  # dies computing
             part.give([1])
             assert part.result() == "computed here"
-        with Ahead(lambda: 1 / 0, lambda v: ("child", os.getpid()) if os.getpid() != parent else "computed here") as p:
+        with Primed(lambda: 1 / 0, lambda v: ("child", os.getpid()) if os.getpid() != parent else "computed here") as p:
             p.give([1])  # its preparation failed
             assert p.result() == "computed here"
-        with Ahead(lambda: os.kill(os.getpid(), signal.SIGKILL), lambda v: v * 2) as part:
+        with Primed(lambda: os.kill(os.getpid(), signal.SIGKILL), lambda v: v * 2) as part:
             time.sleep(0.3)
             part.give(21)  # given after the child died
             assert part.result() == 42
-        with Ahead(lambda: None, lambda v: (lambda: 1) if os.getpid() != parent else "computed here") as part:
+        with Primed(lambda: None, lambda v: (lambda: 1) if os.getpid() != parent else "computed here") as part:
             part.give(0)  # a result that cannot be sent back
             assert part.result() == "computed here"
 
         def fails(values):
             raise LookupError(f"in {'the child' if os.getpid() != parent else 'this process'}")
-        with Ahead(lambda: None, fails) as part:
+        with Primed(lambda: None, fails) as part:
             part.give(0)
             try:
                 part.result()
             except LookupError as exc:  # raised where the caller can see it, with its traceback
                 print(exc)
         try:
-            Ahead(lambda: None, fails).result()
+            Primed(lambda: None, fails).result()
         except RuntimeError as exc:
             print(exc)
     """)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == ["in this process", "Ahead.result() before give()"], done.stderr
+    assert done.stdout.splitlines() == ["in this process", "Primed.result() before give()"], done.stderr
 
 
-def test_a_part_ahead_not_given_or_not_waited_for_is_killed_and_reaped() -> None:
+def test_a_primed_part_not_given_or_not_waited_for_is_killed_and_reaped() -> None:
     done = run_script("""
         start = time.monotonic()
-        with Ahead(lambda: time.sleep(60), lambda v: v) as part:
+        with Primed(lambda: time.sleep(60), lambda v: v) as part:
             pid = part.pid
-        with Ahead(lambda: None, lambda v: time.sleep(60)) as given:
+        with Primed(lambda: None, lambda v: time.sleep(60)) as given:
             given.give(1)
             other = given.pid
         assert time.monotonic() - start < 10

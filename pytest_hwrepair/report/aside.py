@@ -112,7 +112,7 @@ class Aside(Generic[T]):
         self.close()
 
 
-class Ahead(Generic[A, T]):
+class Primed(Generic[A, T]):
     """`compute(input)` in a child forked before its input exists, which meanwhile runs `prepare()` (an import that
     costs more than the fork: scipy.stats, 1.5 CPU-s here, while this process reads the records).
 
@@ -188,7 +188,7 @@ class Ahead(Generic[A, T]):
 
     def result(self) -> T:
         if not self.given:
-            raise RuntimeError("Ahead.result() before give()")
+            raise RuntimeError("Primed.result() before give()")
         fd = self.back
         if self.pid is None or fd is None:
             return self.compute(self.given[0])
@@ -203,7 +203,7 @@ class Ahead(Generic[A, T]):
         self.pid = self.signal = self.back = self.file = None
         _end(pid, *fds)
 
-    def __enter__(self) -> Ahead[A, T]:
+    def __enter__(self) -> Primed[A, T]:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
@@ -211,4 +211,4 @@ class Ahead(Generic[A, T]):
         self.close()
 
 
-__all__ = ["FORK_BUGS", "Ahead", "Aside"]
+__all__ = ["FORK_BUGS", "Aside", "Primed"]

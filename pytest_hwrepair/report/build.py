@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from ..bugstats import Columns
 from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
-from .aside import Ahead, Aside
+from .aside import Aside, Primed
 from .card import card
 from .load import Merged
 from .model import BOOTSTRAP_RESAMPLES, Correlation, Merge, Paired, Report, Split, Tables
@@ -48,27 +48,27 @@ def analysis_of(points: Sequence[BugPoint]) -> Analysis:
     return correlations(points), splits(points), paired(points)
 
 
-def analysis_ahead() -> Ahead[list[BugPoint], Analysis] | None:
+def analysis_primed() -> Primed[list[BugPoint], Analysis] | None:
     """The rank statistics' part, forked before the records are read when scipy.stats is still to be imported (1.5
     CPU-s here, done meanwhile instead of after them); None where it is imported already."""
     if "scipy.stats" in sys.modules:
         return None
-    return Ahead(_scipy_stats, analysis_of)
+    return Primed(_scipy_stats, analysis_of)
 
 
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES,
-                 ahead: Ahead[list[BugPoint], Analysis] | None = None) -> Report:
-    """Every table, statistic and card of one report; `ahead`: its rank statistics' part (`analysis_ahead`), forked
+                 primed: Primed[list[BugPoint], Analysis] | None = None) -> Report:
+    """Every table, statistic and card of one report; `primed`: its rank statistics' part (`analysis_primed`), forked
     before the records were read."""
     classes = dict(class_map or HLS_CLASSES)
     stats = merged.tally.bug_stats()
     # A large report builds its independent parts two at a time where it can (aside.py). The rank statistics go
     # first, whatever the report's size, while scipy.stats is still to be imported: from the bugs' points, not
     # their rows, so that they need not wait for the rows.
-    if ahead is not None:
-        ahead.give(bug_points(stats, classes))
-    analysis: Ahead[list[BugPoint], Analysis] | Aside[Analysis] = ahead if ahead is not None else Aside(
+    if primed is not None:
+        primed.give(bug_points(stats, classes))
+    analysis: Primed[list[BugPoint], Analysis] | Aside[Analysis] = primed if primed is not None else Aside(
         lambda: analysis_of(bug_points(stats, classes)), bugs=len(stats), imports="scipy.stats" not in sys.modules)
     cols = Columns(stats, ks)  # the rows' bugs, in their order; the summary's too
     with analysis, Aside(lambda: summary_of(merged.tally, ks, cols), bugs=len(stats)) as summary:
@@ -89,4 +89,4 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         )
 
 
-__all__ = ["Analysis", "analysis_ahead", "analysis_of", "build_report", "parse_class_map"]
+__all__ = ["Analysis", "analysis_of", "analysis_primed", "build_report", "parse_class_map"]

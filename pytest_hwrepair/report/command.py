@@ -99,7 +99,7 @@ def _collector_paused() -> Iterator[None]:
 
 def _run(ns: argparse.Namespace) -> int:
     from ..scoreboard import summary_of
-    from .build import analysis_ahead, build_report, parse_class_map
+    from .build import analysis_primed, build_report, parse_class_map
     from .load import RecordError, load_runs, merge
 
     ks = _ks(ns.k)
@@ -112,7 +112,7 @@ def _run(ns: argparse.Namespace) -> int:
     except ValueError as exc:
         raise SettingsError(str(exc)) from None
     # The rank statistics' part starts now, importing scipy.stats while the records are read.
-    with contextlib.nullcontext() if ns.json else analysis_ahead() or contextlib.nullcontext() as ahead:
+    with contextlib.nullcontext() if ns.json else analysis_primed() or contextlib.nullcontext() as primed:
         try:
             merged = merge(load_runs(ns.runs), by_run=ns.by_run)
         except RecordError as exc:
@@ -120,7 +120,7 @@ def _run(ns: argparse.Namespace) -> int:
         if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
             _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
             return 0
-        report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap, ahead=ahead)
+        report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap, primed=primed)
     if ns.format == "html":
         from .html import render_html
 
