@@ -11,6 +11,13 @@ timed runs share (golden outputs and the objects of each case's unchanged C file
 first), so the timed runs hold the fixer's and the oracle's work on each candidate. The concurrency limit is
 left at its default (the worker count). Prints the machine's speed (machine_speed.py), each time, the ratios,
 and the load average.
+
+With each time it prints the CPU time the whole machine was busy meanwhile (/proc/stat: every process,
+the harness's, the compilers', the offline server's and anything else running). On C cores a run that kept
+the machine busy B CPU-seconds cannot end in less than B / C seconds, however its work is spread, so after
+the latency-bound ratio it prints the best ratio the wide run's work allows on this machine: the narrow
+time over the wide run's B / C. After each ratio it prints how much more CPU time the wide run took than the
+narrow one, per worker added (the same items, so mostly what starting a worker costs).
 """
 
 from __future__ import annotations
@@ -29,17 +36,29 @@ from machine_speed import speed_line
 from tests.fake_llm_server import FakeLLM, reference_answer
 
 
-def timed_run(url: str, paths: list[str], select: str, workers: int, cache: Path) -> tuple[float, str]:
+def busy_seconds() -> float | None:
+    """CPU-seconds the machine has run something since boot: user, nice, system, irq and softirq time (not idle,
+    iowait or time stolen by a hypervisor); None where /proc/stat is not."""
+    try:
+        with open("/proc/stat", encoding="ascii") as fh:
+            ticks = [int(x) for x in fh.readline().split()[1:]]
+        return sum(ticks[i] for i in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def timed_run(url: str, paths: list[str], select: str, workers: int, cache: Path) -> tuple[float, float | None, str]:
     with tempfile.TemporaryDirectory(prefix="hwrepair-workers-") as tmp:
         cmd = [sys.executable, "-m", "pytest", *paths, "-k", select, "--fixer=openai", "--hwrepair-base-url", url,
                "--hwrepair-samples", "1", "--hwrepair-no-cache", "-n", str(workers), "-q", "-p", "no:randomly",
                "-p", "no:cacheprovider", "--hwrepair-run", f"{tmp}/run", "--hwrepair-cache-dir", str(cache)]
         env = {**os.environ, "OPENAI_API_KEY": "offline"}
-        start = time.monotonic()
+        busy, start = busy_seconds(), time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-        wall = time.monotonic() - start
+        wall, after = time.monotonic() - start, busy_seconds()
     lines = [line for line in proc.stdout.splitlines() if " in " in line and ("passed" in line or "failed" in line)]
-    return wall, (lines[-1].strip("= ") if lines else proc.stdout[-300:] + proc.stderr[-300:])
+    tail = lines[-1].strip("= ") if lines else proc.stdout[-300:] + proc.stderr[-300:]
+    return wall, after - busy if busy is not None and after is not None else None, tail
 
 
 def load() -> str:
@@ -62,7 +81,7 @@ def main() -> int:
 def compare(args: argparse.Namespace, cache: Path) -> int:
     fake = FakeLLM(reference_answer(Path("cases"))).start()
     try:
-        wall, tail = timed_run(f"{fake.url}/v1", args.paths, args.select, args.narrow, cache)
+        wall, _, tail = timed_run(f"{fake.url}/v1", args.paths, args.select, args.narrow, cache)
         print(f"warm-up (fills the golden-output cache), -n {args.narrow}: {wall:.1f}s ({tail})", flush=True)
     finally:
         fake.stop()
@@ -70,14 +89,25 @@ def compare(args: argparse.Namespace, cache: Path) -> int:
                         (0.0, "CPU-bound: wide / narrow, goal <= 1.15")):
         fake = FakeLLM(reference_answer(Path("cases")), delay=delay).start()
         try:
-            times = {}
+            times, busy = {}, {}
             for n in (args.narrow, args.wide):
-                times[n], tail = timed_run(f"{fake.url}/v1", args.paths, args.select, n, cache)
-                print(f"server delay {delay:g}s, -n {n}: {times[n]:.1f}s  ({tail}; {load()})", flush=True)
+                times[n], busy[n], tail = timed_run(f"{fake.url}/v1", args.paths, args.select, n, cache)
+                cpu = f", machine busy {busy[n]:.1f} CPU-s" if busy[n] is not None else ""
+                print(f"server delay {delay:g}s, -n {n}: {times[n]:.1f}s{cpu}  ({tail}; {load()})", flush=True)
         finally:
             fake.stop()
         ratio = times[args.narrow] / times[args.wide] if delay else times[args.wide] / times[args.narrow]
         print(f"  {goal}: {ratio:.2f}", flush=True)
+        wide_busy, narrow_busy, cores = busy[args.wide], busy[args.narrow], os.cpu_count() or 1
+        if wide_busy is not None and narrow_busy is not None and args.wide != args.narrow:
+            more = wide_busy - narrow_busy
+            print(f"  the -n {args.wide} run kept the machine busy {more:+.1f} CPU-s more than -n {args.narrow}: "
+                  f"{more / (args.wide - args.narrow):+.2f} CPU-s per worker added", flush=True)
+        if delay and wide_busy:
+            floor = wide_busy / cores
+            print(f"  the -n {args.wide} run's work takes at least {floor:.1f}s on {cores} cores: "
+                  f"{times[args.narrow]:.1f}s / {floor:.1f}s = {times[args.narrow] / floor:.2f} is the best ratio "
+                  f"it allows on this machine", flush=True)
     return 0
 
 
