@@ -476,10 +476,17 @@ def test_a_request_that_stops_half_way_keeps_nothing_of_its_caller_open(server: 
 
 @pytest.mark.parametrize("ignored", [True, False], ids=["ignored", "default"])
 def test_a_worker_gets_the_signal_dispositions_its_interpreter_would_have(server: ForkServer, ignored: bool) -> None:
-    # A run started in the background of a script ignores SIGINT; a worker started fresh would too.
+    # A run started in the background of a script ignores SIGINT; a worker started fresh would too. Both
+    # dispositions are set in each child, whatever this process has (a test run started in the background of a
+    # non-interactive shell ignores SIGINT itself).
     code = "import signal; print([signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGINT, signal.SIGTERM)])"
+
+    def dispositions() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN if ignored else signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
     done = subprocess.run([*interpreter(server), "-u", "-c", code], capture_output=True, timeout=60, check=False,
-                          preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignored else None)
+                          preexec_fn=dispositions)
     fresh = subprocess.run([sys.executable, "-u", "-c", code], capture_output=True, timeout=60, check=False,
-                           preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignored else None)
+                           preexec_fn=dispositions)
     assert done.stdout == fresh.stdout == (b"[True, False]\n" if ignored else b"[False, False]\n")
