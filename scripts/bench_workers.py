@@ -98,17 +98,25 @@ def compare(args: argparse.Namespace, cache: Path) -> int:
             fake.stop()
         ratio = times[args.narrow] / times[args.wide] if delay else times[args.wide] / times[args.narrow]
         print(f"  {goal}: {ratio:.2f}", flush=True)
-        wide_busy, narrow_busy, cores = busy[args.wide], busy[args.narrow], os.cpu_count() or 1
-        if wide_busy is not None and narrow_busy is not None and args.wide != args.narrow:
-            more = wide_busy - narrow_busy
-            print(f"  the -n {args.wide} run kept the machine busy {more:+.1f} CPU-s more than -n {args.narrow}: "
-                  f"{more / (args.wide - args.narrow):+.2f} CPU-s per worker added", flush=True)
-        if delay and wide_busy:
-            floor = wide_busy / cores
-            print(f"  the -n {args.wide} run's work takes at least {floor:.1f}s on {cores} cores: "
-                  f"{times[args.narrow]:.1f}s / {floor:.1f}s = {times[args.narrow] / floor:.2f} is the best ratio "
-                  f"it allows on this machine", flush=True)
+        print_work(args, times[args.narrow], busy[args.narrow], busy[args.wide], latency_bound=bool(delay))
     return 0
+
+
+def print_work(args: argparse.Namespace, narrow_time: float, narrow_busy: float | None, wide_busy: float | None, *,
+               latency_bound: bool) -> None:
+    """The wide run's extra busy CPU time per worker added and, latency-bound, the best ratio its work allows."""
+    if wide_busy is None:
+        return
+    if narrow_busy is not None and args.wide != args.narrow:
+        more = wide_busy - narrow_busy
+        print(f"  the -n {args.wide} run kept the machine busy {more:+.1f} CPU-s more than -n {args.narrow}: "
+              f"{more / (args.wide - args.narrow):+.2f} CPU-s per worker added", flush=True)
+    if latency_bound and wide_busy > 0:
+        cores = os.cpu_count() or 1
+        floor = wide_busy / cores
+        print(f"  the -n {args.wide} run's work takes at least {floor:.1f}s on {cores} cores: "
+              f"{narrow_time:.1f}s / {floor:.1f}s = {narrow_time / floor:.2f} is the best ratio it allows on this "
+              f"machine", flush=True)
 
 
 if __name__ == "__main__":
