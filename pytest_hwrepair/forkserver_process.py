@@ -8,7 +8,6 @@ umask and environment and runs execnet's bootstrap as `python -u -c` would.
 from __future__ import annotations
 import __future__
 
-import atexit
 import contextlib
 import gc
 import inspect
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .forkserver_launch import INHERITED
+from .process import exit_now
 
 REQUEST_LIMIT = 16 << 20
 REQUEST_SECONDS = 5.0
@@ -37,8 +37,6 @@ PLUGINS = ("xdist.plugin", "xdist.looponfail", "pytest_timeout", "platformdirs.p
 # Standard modules every worker imports before its first item (pytest's capture and debugging plugins,
 # faulthandler): imported once here instead.
 STANDARD = ("readline", "pdb", "faulthandler", "code", "codeop", "cmd")
-# What holds written data until it is flushed (an exit flushes a file left open).
-BUFFERED = (io.BufferedWriter, io.BufferedRandom, io.BufferedRWPair, io.TextIOWrapper)
 # The command lines execnet gives a popen worker's interpreter that the server can stand in for.
 BOOTSTRAP_FLAGS = ({"-u"}, {"-u", "-B"})
 # The program execnet gives a worker it bootstraps with its own source (execnet.gateway_io.popen_bootstrapline):
@@ -345,24 +343,11 @@ def bootstrap(namespace: dict[str, Any], known: Precompiled) -> None:
 
 
 def leave() -> NoReturn:
-    """End a worker that finished as the interpreter ends, without taking every object apart first.
-
-    A worker holds what the server imported and what its run built; the interpreter's teardown frees it
-    all, object by object, and sixteen workers doing so on two cores kept the controller waiting about a
-    quarter of a second longer for the last of them. What an exit does for others still happens, in the same order:
-    the threads that are not daemons are joined (and thread pools shut down), then the atexit handlers and
-    weakref finalizers run, then files left open and the standard streams are flushed."""
-    threading._shutdown()  # type: ignore[attr-defined]  # what Py_FinalizeEx runs first
-    atexit._run_exitfuncs()
-    for obj in gc.get_objects():  # files left open, which the teardown would have flushed (not the frozen ones:
-        if isinstance(obj, BUFFERED):  # the server's, which it never writes)
-            with contextlib.suppress(Exception):
-                if not obj.closed:
-                    obj.flush()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(0)
+    """End a worker that finished as the interpreter ends, without taking every object apart first
+    (`process.exit_now`): a worker holds what the server imported and what its run built, and sixteen workers
+    freeing it all object by object on two cores kept the controller waiting about a quarter of a second longer
+    for the last of them."""
+    exit_now(0)
 
 
 def main(argv: list[str], hook: Any) -> int:

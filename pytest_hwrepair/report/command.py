@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ..process import exit_now
 from ..settings import SettingsError
 from .model import BOOTSTRAP_RESAMPLES, Report
 
@@ -119,7 +120,7 @@ def _run(ns: argparse.Namespace) -> int:
             raise SettingsError(str(exc)) from None
         if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
             _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
-            return 0
+            return _done(ns)
         report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap, primed=primed)
     if ns.format == "html":
         from .html import render_html
@@ -130,6 +131,15 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.plots is not None:
         for path in write_plots(report, ns.plots, png=ns.png):
             print(f"hwrepair report: wrote {path}", file=sys.stderr)
+    return _done(ns)
+
+
+def _done(ns: argparse.Namespace) -> int:
+    """0, the status of a report written; a process that ends with it ends here, while the report's objects are
+    still held: they need not be taken apart (0.4 s over 100 000 bugs). Everything is written by then,
+    each file closed, only the standard streams are left to flush."""
+    if getattr(ns, "process_ends", False):
+        exit_now(0, open_files=False)
     return 0
 
 
