@@ -253,7 +253,7 @@ def _markdown(headers: list[str], rows: list[list[object]]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["main"]
+__all__ = ["console", "main"]
 
 
 if __name__ == "__main__":
