@@ -55,7 +55,7 @@ def main() -> int:
                            plugins=[plugin])
     for line in plugin.failed:
         print(f"warm_bytecode: not imported: {line}", file=sys.stderr)
-    import pytest_hwrepair
+    import pytest_hwrepair  # only now: imported before pytest.main, the package would miss the rewrite hook
 
     plain = compileall.compile_dir(Path(pytest_hwrepair.__file__).parent, quiet=1)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
