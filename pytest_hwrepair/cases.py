@@ -170,6 +170,10 @@ class Case:
     def target(self) -> str:
         return self.model.target
 
+    def target_of(self, bug: Bug) -> str:
+        """The file a fixer returns for one bug: the bug's own file (a design over several files), else the target."""
+        return bug.file or self.target
+
     @property
     def oracle(self) -> OracleSpec:
         return self.model.oracle
@@ -204,7 +208,7 @@ class Case:
         if self.repo is not None:
             return self.repo.snapshot(bug.id)
         files = {name: self.files[name] for name in self.model.sources}
-        name = bug.file or self.target
+        name = self.target_of(bug)
         files[name] = inject(self, bug)
         return files
 

@@ -92,7 +92,7 @@ class Sample:
         if arm == "spec" and case.repo is None:  # a repository issue is always repaired from its code
             files = {name: "" for name in files}
         return RepairTask(
-            case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target,
+            case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target_of(bug),
             prompt_kind=arm, spec=case.spec_text if arm != "code" or domain.always_show_spec else None,
             error_log=case.files.get(bug.error_log) if bug.error_log else None,
             interface=domain.interface(case.files[case.target]) if arm == "spec" and case.repo is None else None,
