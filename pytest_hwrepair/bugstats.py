@@ -6,7 +6,7 @@ import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from itertools import compress, count
+from itertools import compress
 from typing import Any
 
 from .metrics import add_counts, mean, mean_pass_at_k, pass_at_k, underconstrained
@@ -191,86 +191,6 @@ def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
     tally.add(v)
 
 
-class BugSums:
-    """What `BugTally.add` counts, for the final records of many bugs at once, gathered a batch at a time by C-level
-    counters over the batch's columns (a report's scan: a million records, a few per bug); `settle` makes the
-    BugTally of each bug. Every count here is a sum over records, so the batches' order does not matter; a bug's
-    attributes come from its smallest sample key (on a tie the earlier record, as in `BugTally.add`)."""
-
-    def __init__(self) -> None:
-        # (bug, outcome, strong, category, run) -> records: a bug's records share a few of these
-        self.verdicts: Counter[tuple[BugKey, str, bool | None, str, str]] = Counter()
-        self.patches: set[tuple[BugKey, str | None]] = set()  # of the counted records (passed or failed)
-        self.strong: set[BugKey] = set()  # bugs whose metrics name a strong oracle (besides those with a verdict)
-        self.first: dict[BugKey, tuple[str, tuple[Any, ...]]] = {}  # bug -> (smallest key, its attributes)
-
-    def add(self, cols: Mapping[str, Sequence[Any]]) -> None:
-        """Count a batch of final records given as columns (the record fields `BugTally.add` reads, by name)."""
-        bugs = list(zip(cols["fixer"], cols["case"], cols["bug"]))
-        outcome, strong = cols["outcome"], cols["strong"]
-        self.verdicts.update(zip(bugs, outcome, strong, cols["category"], cols["run"]))
-        counted = list(map(COUNTED_VALUES.__contains__, outcome))
-        self.patches.update(zip(bugs, cols["patch_sha"]) if all(counted)
-                            else compress(zip(bugs, cols["patch_sha"]), counted))
-        for i in compress(count(), cols["metrics"]):  # a strong oracle without a strong verdict
-            if strong[i] is None and cols["metrics"][i].get("strong_oracle"):
-                self.strong.add(bugs[i])
-        self._firsts(bugs, cols)
-
-    def _firsts(self, bugs: Sequence[BugKey], cols: Mapping[str, Sequence[Any]]) -> None:
-        keys = cols["key"]
-        # Each bug's record with the smallest key in this batch (the earliest of equal keys): the records in
-        # descending order of key, so that a dict keeps each bug's last one.
-        order = sorted(range(len(keys)), key=keys.__getitem__)
-        order.reverse()
-        low = dict(zip(map(bugs.__getitem__, order), order))
-        first = self.first
-        for bug, i in low.items():
-            key = keys[i]
-            held = first.get(bug)
-            if held is None or key < held[0]:  # an earlier batch keeps its record on a tie
-                first[bug] = (key, (cols["label"][i], cols["case"][i], cols["bug"][i], cols["domain"][i],
-                                    cols["suite"][i], cols["bug_type"][i], cols["bug_class"][i],
-                                    int(cols["loc"][i].get("target", 0))))
-
-    def settle(self, bugs: dict[BugKey, BugTally]) -> None:
-        """Add the counted bugs into these tallies (a bug already there absorbs its counts)."""
-        made = {bug: BugTally.empty(key, first) for bug, (key, first) in self.first.items()}
-        for (bug, outcome, strong, category, run), n in self.verdicts.items():
-            t = made[bug]
-            t.runs.add(run)
-            if strong is not None:
-                t.has_strong = True
-            if outcome == "error":
-                t.errors += n
-            elif outcome == "skipped":
-                t.skipped += n
-            else:
-                t.n += n
-                t.categories[category] += n
-                if strong is not None:
-                    t.strong_n += n
-                if outcome == "passed":
-                    t.c += n
-                    if strong is None:
-                        t.undecided += n
-                    elif strong:
-                        t.strong_c += n
-                    else:
-                        t.plausible += n
-        for bug, sha in self.patches:
-            made[bug].patches.add(sha)
-        for bug in self.strong:
-            made[bug].has_strong = True
-        for bug, t in made.items():
-            mine = bugs.get(bug)
-            if mine is None:
-                bugs[bug] = t
-            else:
-                mine.absorb(t)
-        self.verdicts, self.patches, self.strong, self.first = Counter(), set(), set(), {}
-
-
 def stats_of(bugs: dict[BugKey, BugTally]) -> list[BugStats]:
     """The bugs' stats in the scoreboard's order (fixer, case, bug)."""
     return [bugs[key].stats(key[0]) for key in sorted(bugs)]
@@ -349,5 +269,5 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
     return mean_pass_at_k([(s.n, s.strong_c) for s in scored], k) if any(s.has_strong for s in scored) else None
 
 
-__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugSums", "BugTally", "Columns", "View", "add_to",
+__all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to",
            "bug_stats", "correct_at_k", "finals", "pick", "stats_of", "tally_bugs", "view_of"]

@@ -11,7 +11,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from .process import exit_now
 from .report import command as report_command
 from .settings import SettingsError
 from .verdict import CaseError
@@ -21,13 +20,12 @@ if TYPE_CHECKING:
 
 
 def console() -> NoReturn:
-    """The `hwrepair` command as installed: `main`, in a process that ends with it. A command that built many
-    objects (a report over 100 000 bugs: about 5 % of its time) ends without taking them apart."""
-    exit_now(main(ends=True))
+    """The `hwrepair` command as installed."""
+    raise SystemExit(main())
 
 
-def main(argv: list[str] | None = None, *, ends: bool = False) -> int:
-    """Run one command line; `ends`: this process ends right after it (its command may end it itself)."""
+def main(argv: list[str] | None = None) -> int:
+    """Run one command line."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "images":
         from .sandbox import docker_images
@@ -36,7 +34,6 @@ def main(argv: list[str] | None = None, *, ends: bool = False) -> int:
     # The import command's sources are imported for the parser only when the command line may need them.
     parser = _parser(sources=not args or args[0] not in ("report", "schema", "validate", "stats"))
     ns = parser.parse_args(args)
-    ns.process_ends = ends
     try:
         return int(ns.func(ns))
     except (SettingsError, CaseError, FileNotFoundError) as exc:

@@ -2,95 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import time
-from dataclasses import dataclass
 from pathlib import Path
+from tomllib import TOMLDecodeError
+from tomllib import loads as toml_loads
 from typing import Any, Union
 
 from pydantic import ValidationError, create_model
 
-from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, find_case_files, inject, read_files
+from .cases import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, inject, read_files
 from .domains import DOMAINS
 from .oracles import kind_of, oracle_kinds
 from .verdict import CaseError
 
-try:  # the standard library's TOML 1.0 parser as a compiled wheel (pinned to a TOML 1.0 release): 2x faster
-    from tomli import TOMLDecodeError
-    from tomli import loads as toml_loads
-except ImportError:  # pragma: no cover - the same parser, in pure Python
-    from tomllib import TOMLDecodeError  # type: ignore[assignment]
-    from tomllib import loads as toml_loads
-
-# Cases the fork server read before forking the workers (forkserver.py): path -> what was read and when.
-_PRELOADED: dict[Path, _ReadAhead] = {}
-# A file changed less than this long before it was read ahead may change again within its timestamps' resolution
-# and keep them: its content is compared (as git treats a "racy" index entry).
-RACY_NS = 2_000_000_000
-
-
-@dataclass(frozen=True)
-class _ReadAhead:
-    """A case read ahead, with the status of its case.toml and of every file it names at that time."""
-
-    case: Case
-    text: str  # the case.toml
-    stamps: tuple[tuple[str | None, tuple[int, ...]], ...]  # (name, or None for case.toml; file status)
-    racy: frozenset[str | None]  # the files changed just before they were read: their timestamps cannot tell
-
-    def unchanged(self, path: Path) -> bool:
-        for name, stamp in self.stamps:
-            file = path if name is None else path.parent / name
-            if _stamp(file) != stamp:
-                return False
-            if name in self.racy:
-                text = self.text if name is None else self.case.files[name]
-                if file.read_text(encoding="utf-8") != text:
-                    return False
-        return True
-
-
-def _stamp(file: Path) -> tuple[int, ...]:
-    """Which file this is and when it last changed (following links, as reading it does)."""
-    info = os.stat(file)
-    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
-
-
-def preload_cases(paths: list[str]) -> None:
-    """Read the case files under these command-line paths ahead of the workers that will collect them."""
-    roots = [Path(os.path.abspath(p.split("::")[0])) for p in paths]
-    for path in find_case_files(roots):
-        with contextlib.suppress(CaseError, OSError, UnicodeDecodeError):
-            at_ns = time.time_ns()
-            before = _stamp(path)
-            text = path.read_text(encoding="utf-8")
-            case = load_case(path)
-            if case.repo is None:
-                stamps = ((None, before), *((name, _stamp(path.parent / name)) for name in case.files))
-                racy = frozenset(name for name, (*_, mtime_ns, ctime_ns) in stamps
-                                 if at_ns - max(mtime_ns, ctime_ns) < RACY_NS)
-                _PRELOADED[path] = _ReadAhead(case, text, stamps, racy)
-
-
-def _preloaded(path: Path) -> Case | None:
-    """A case read ahead, once, if its case.toml and every file it names are the files read then, unchanged
-    since: same file, size and change times, and the same text for a file changed just before it was read."""
-    hit = _PRELOADED.pop(path, None)
-    if hit is None:
-        return None
-    try:
-        return hit.case if hit.unchanged(path) else None
-    except (OSError, UnicodeDecodeError):
-        return None
-
 
 def load_case(path: Path, *, strict: bool = False) -> Case:
     """Parse, validate and read every file a case names; raises CaseError with one line."""
-    if _PRELOADED and not strict:
-        case = _preloaded(path)
-        if case is not None:
-            return case
     raw = _read_toml(path)
     if raw.get("kind") == "repo":  # a repository case: its own sub-model and loader (DESIGN §3)
         from .repo.load import load_repo_case

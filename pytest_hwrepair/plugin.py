@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import json
 from pathlib import Path
@@ -13,7 +12,6 @@ import pytest
 
 from .ahead import Ahead
 from .fixers import Fixer, FixerError
-from .forkserver import ForkServer, plain_local, use_for_workers
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import SELECTED_KEY, LastFailed
@@ -75,40 +73,15 @@ def pytest_configure(config: pytest.Config) -> None:
     except (SettingsError, FixerError) as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
-    heap = CollectedHeap()
-    config.pluginmanager.register(heap, "hwrepair-heap")
-    config.add_cleanup(heap.release)  # made before pytest's own cleanups, so it runs after them
     config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
     if not settings.no_prefetch:
         config.pluginmanager.register(Ahead(run), "hwrepair-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
-        _fork_workers(config, settings)
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
         config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
         config.pluginmanager.register(LiveStatus(config), "hwrepair-progress")
-
-
-def _fork_workers(config: pytest.Config, settings: Settings) -> None:
-    """Local `-n` workers start from one fork server (forkserver.py) unless told `--hwrepair-worker-start exec`."""
-    if (settings.worker_start != "fork" or not config.pluginmanager.hasplugin("xdist")
-            or config.getoption("dist", "no") == "no" or config.getoption("looponfail", False)
-            or config.getoption("collectonly", False)):
-        return
-    tx = config.getoption("tx", None)
-    if not plain_local(tx):
-        return
-    server = ForkServer.start([str(a) for a in config.args])
-    if server is None:
-        return
-    prefetch_tool_versions()  # while the workers start: run.json names them once the workers' items are in
-    specs = use_for_workers(list(tx), server)
-    if specs is None:
-        server.close()
-        return
-    config.add_cleanup(server.close)
-    config.option.tx = specs
 
 
 def _pytest_strict(config: pytest.Config) -> bool:
@@ -119,34 +92,6 @@ def _pytest_strict(config: pytest.Config) -> bool:
     except ValueError:  # a pytest without the `strict` ini key
         pass
     return bool(getattr(config.option, "strict", False))
-
-
-class CollectedHeap:
-    """Collection makes tens of thousands of objects that live as long as the run, and next to no garbage. The
-    cyclic collector walked them again and again while they were made, and at every full collection after
-    (pytest runs several as it ends): a sixth of a 10 000-item collection's time. It is paused while collection
-    goes on, and what collection made is then left out of every later collection (`gc.freeze`) until the
-    session's last cleanup gives it back."""
-
-    def __init__(self) -> None:
-        self.frozen = False
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_collection(self, session: pytest.Session) -> Any:
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            return (yield)
-        finally:
-            if was:
-                gc.enable()
-            gc.freeze()
-            self.frozen = True
-
-    def release(self) -> None:
-        if self.frozen:
-            self.frozen = False
-            gc.unfreeze()
 
 
 class XdistHooks:

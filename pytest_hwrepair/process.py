@@ -6,23 +6,12 @@ source file and keeps its own copy of `kill_group`; everything on the host uses 
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import gc
-import io
 import os
 import select
 import signal
 import subprocess
-import sys
-import threading
 import time
-from typing import NoReturn
-
-# What holds written data until it is flushed (an exit flushes a file left open).
-BUFFERED = (io.BufferedWriter, io.BufferedRandom, io.BufferedRWPair, io.TextIOWrapper)
-# The status an interpreter ends with when it cannot flush its standard output at exit.
-FLUSH_FAILED = 120
 
 
 def signal_of(returncode: int | None) -> int | None:
@@ -78,34 +67,4 @@ def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
         os.close(fd)
 
 
-def exit_now(code: int, *, open_files: bool = True) -> NoReturn:
-    """End this process as the interpreter ends, without taking every object apart first.
-
-    A process that built millions of objects (a fork-server worker, a report over 100 000 bugs) spends a
-    noticeable time freeing them one by one at exit, for nothing. What an exit does for others still happens,
-    in the same order: the threads that are not daemons are joined (and thread pools shut down), then the
-    atexit handlers and weakref finalizers run, then files left open (`open_files`: found by a walk of every
-    object, which a caller that left none open skips) and the standard streams are flushed. A standard
-    output that cannot be flushed ends the process with the status the interpreter gives then (120); one whose
-    reader has gone (`| head`) does not change the status."""
-    threading._shutdown()  # type: ignore[attr-defined]  # what Py_FinalizeEx runs first
-    atexit._run_exitfuncs()
-    if open_files:
-        for obj in gc.get_objects():  # not the objects gc.freeze() set aside: a fork server's, never written here
-            if isinstance(obj, BUFFERED):
-                with contextlib.suppress(Exception):
-                    if not obj.closed:
-                        obj.flush()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None and not stream.closed:
-                stream.flush()
-        except BrokenPipeError:
-            pass
-        except (OSError, ValueError):
-            if stream is sys.stdout:
-                code = code or FLUSH_FAILED
-    os._exit(code)
-
-
-__all__ = ["BUFFERED", "FLUSH_FAILED", "exit_now", "kill_group", "signal_of", "wait_exit"]
+__all__ = ["kill_group", "signal_of", "wait_exit"]

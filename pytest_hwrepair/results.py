@@ -15,12 +15,6 @@ from typing import Any
 
 from .verdict import Category, Outcome, RepairProtocol
 
-_fast_loads: Callable[[bytes], Any] | None
-try:  # a faster decoder for the records' lines; the standard one reads them the same way
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - orjson is a dependency; an environment without it is only slower
-    _fast_loads = None
-
 SCHEMA = 1
 
 
@@ -206,12 +200,7 @@ class RunDir:
 
 
 def decode_line(raw: bytes) -> Any:
-    """One JSON line (orjson where installed; a line that is not UTF-8 is read with replacement characters)."""
-    if _fast_loads is not None:
-        try:
-            return _fast_loads(raw)
-        except ValueError:
-            pass  # not UTF-8, or not JSON: the standard decoder says which
+    """One JSON line (a line that is not UTF-8 is read with replacement characters)."""
     return json.loads(raw.decode("utf-8", errors="replace"))
 
 

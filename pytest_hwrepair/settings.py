@@ -112,9 +112,6 @@ class Settings:
                              "spec.md, feedback.md, repo.md, repo_feedback.md", metavar="PATH")
     max_concurrency: int = opt(4, "model requests in flight per provider, across all workers (default: "
                                "the number of xdist workers, 1 without -n)")
-    worker_start: str = opt("fork", "how local -n workers start: fork (from one process that imported pytest, the "
-                            "plugin and the case files once) or exec (each a fresh interpreter)",
-                            choices=("fork", "exec"), header=False)
     max_retries: int = opt(8, "retries of one model request (rate limits, overload, 5xx, connection errors)",
                            header=False)
     retry_delay: float = opt(1.0, "first retry backoff in seconds; doubles each retry, with jitter", header=False)

@@ -12,12 +12,10 @@ import math
 import operator
 from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from itertools import compress, count
-from typing import Any
 
-from .bugstats import BugKey, BugStats, BugSums, BugTally, View, add_to, stats_of, view_of
+from .bugstats import BugKey, BugStats, BugTally, View, add_to, stats_of, view_of
 from .buildstage import COLUMNS, count_build
 from .results import SampleRecord
 
@@ -51,23 +49,6 @@ class Cost:
             for name, value in tokens.items():
                 if name in mine:
                     mine[name] += int(value)
-
-    def add_columns(self, dollars: Sequence[float], cached: Sequence[bool],
-                    tokens: Sequence[Mapping[str, int]]) -> None:
-        """`add` for several samples at once: their dollars, cached flags and token counts (exact ints)."""
-        self.dollars.extend(dollars)
-        self.cached += sum(cached)
-        mine = self.tokens
-        try:
-            sums = list(map(sum, zip(*map(_TOKEN_COUNTS, tokens))))
-        except KeyError:  # some sample lacks a count: each adds those it has
-            for counts in tokens:
-                for name, value in counts.items():
-                    if name in mine:
-                        mine[name] += value
-            return
-        for name, value in zip(TOKENS, sums):
-            mine[name] += value
 
     def absorb(self, other: Cost) -> None:
         self.dollars.extend(other.dollars)
@@ -123,7 +104,6 @@ class Tally:
 
     def __init__(self) -> None:
         self._bugs: dict[BugKey, BugTally] = {}
-        self._sums: BugSums | None = None  # bugs counted by `fold_plain`, not yet in `_bugs`
         self.costs: dict[str, Cost] = {}
         self.tiers: dict[str, Counter[str]] = defaultdict(Counter)
         self.cuda: dict[str, Cuda] = {}
@@ -144,14 +124,7 @@ class Tally:
     @property
     def bugs(self) -> dict[BugKey, BugTally]:
         """The tally of each bug x fixer."""
-        self.settle()
         return self._bugs
-
-    def settle(self) -> None:
-        """Make the bug tallies of the plain records folded so far (`fold_plain` gathers them as counters)."""
-        if self._sums is not None:
-            self._sums.settle(self._bugs)
-            self._sums = None
 
     def add(self, r: SampleRecord) -> None:
         """Fold one record in: an iteration of a trajectory, or a sample's final record."""
@@ -171,40 +144,12 @@ class Tally:
         protocol = v["protocol"]
         self.protocols[protocol] = self.protocols.get(protocol, 0) + 1
         fixer = v["fixer"]
-        add_to(self.bugs, v)  # the plain records folded before this one settled first: a tie on the key keeps theirs
+        add_to(self._bugs, v)
         cost = self.costs.get(fixer)
         if cost is None:
             cost = self.costs[fixer] = Cost()
         cost.add(v)
         self._by_domain(v)
-
-    def fold_plain(self, cols: Mapping[str, Sequence[Any]]) -> None:
-        """Fold a batch of plain final records (report/check.py: `plain_columns`), given as columns by field name:
-        what `fold` does for each record, done a column at a time (with the exact types a plain record holds, the
-        sums are the ones `fold` makes)."""
-        fixers = cols["fixer"]
-        self.finals += len(fixers)
-        self.protocols.update(cols["protocol"])
-        if self._sums is None:
-            self._sums = BugSums()
-        self._sums.add(cols)
-        names = set(fixers)
-        for fixer in names:
-            mine = None if len(names) == 1 else list(map(fixer.__eq__, fixers))
-            cost = self.costs.get(fixer)
-            if cost is None:
-                cost = self.costs[fixer] = Cost()
-            cost.add_columns(*(col if mine is None else list(compress(col, mine))
-                               for col in (cols["cost_usd"], cols["cached"], cols["tokens"])))
-        for metrics in filter(None, cols["metrics"]):
-            retries = metrics.get("retries")
-            if retries:
-                for name, value in retries.items():
-                    self.retries[name] += value
-        domains = cols["domain"]
-        if "rtl" in domains or "cuda" in domains:
-            for i in compress(count(), map(_BY_DOMAIN.__contains__, domains)):
-                self._by_domain({name: col[i] for name, col in cols.items()})
 
     def _by_domain(self, v: View) -> None:
         """The rtl and cuda tables' counts of one final record."""

@@ -107,16 +107,6 @@ def test_colliding_key_hashes_are_told_apart_on_the_exact_keys(tmp_path: Path, m
     assert bugs(agree([one, two])) == {("hls/s/k", "SHFT-01"): (3, 2)}
 
 
-def test_a_large_file_split_between_processes_counts_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = [rec(f"k{i}", ("passed", "failed", "error")[i % 3], bug=f"SHFT-{i % 7:02d}", sample=i // 7,
-                 protocol="iterative", iteration=0, final=i % 5 != 0) for i in range(400)]
-    run = write(tmp_path / "a", lines)
-    serial = agree([run])
-    monkeypatch.setattr(stream, "PARALLEL_BYTES", 4096)
-    assert stream._workers(run / "samples.jsonl") > 1 or len(stream.os.sched_getaffinity(0)) == 1
-    assert agree([run]) == serial
-
-
 OUTCOME = st.sampled_from(["passed", "failed", "error", "skipped"])
 LINE = st.tuples(st.integers(0, 5), OUTCOME, st.booleans(), st.integers(0, 2), st.booleans())
 DOMAINS = ("hls", "rtl", "cuda")
@@ -140,21 +130,3 @@ def test_any_mix_of_runs_streams_to_the_in_memory_summary(tmp_path_factory: pyte
                             **extra))
         paths.append(write(root / f"r{n}", recs))
     agree(paths)
-
-
-def test_a_bug_tally_sent_back_by_a_scan_worker_is_the_tally_it_sent() -> None:
-    import pickle
-
-    from pytest_hwrepair.bugstats import BugTally
-
-    views = [rec(f"k{i}", ("passed", "failed", "error", "skipped")[i % 4], patch_sha=f"p{i % 3}", run=f"r{i % 2}",
-                 strong=(None, True, False)[i % 3], category=("pass", "test_fail")[i % 2]) for i in range(12)]
-    tally = BugTally(views[0])
-    for v in views:
-        tally.add(v)
-    back = pickle.loads(pickle.dumps(tally))
-    assert back.stats("f") == tally.stats("f")
-    assert (back.patches, back.runs, back.categories, back.first_key) == \
-        (tally.patches, tally.runs, tally.categories, tally.first_key)
-    back.add(rec("a0", "passed", category="pass"))  # still a tally: it counts on, under its new first record
-    assert back.stats("f").n == tally.stats("f").n + 1 and back.first_key == "a0"

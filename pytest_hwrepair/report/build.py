@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 
 from ..bugstats import Columns
 from ..scoreboard import summary_of
 from .analysis import compare, correlations, differing_axes, paired, splits
-from .aside import Aside, Primed
 from .card import card
 from .load import Merged
 from .model import BOOTSTRAP_RESAMPLES, Correlation, Merge, Paired, Report, Split, Tables
-from .stats import _scipy_stats
 from .tables import HLS_CLASSES, BugPoint, bug_points, bug_rows, grouped
 
 
@@ -48,45 +45,27 @@ def analysis_of(points: Sequence[BugPoint]) -> Analysis:
     return correlations(points), splits(points), paired(points)
 
 
-def analysis_primed() -> Primed[list[BugPoint], Analysis] | None:
-    """The rank statistics' part, forked before the records are read when scipy.stats is still to be imported (1.5
-    CPU-s here, done meanwhile instead of after them); None where it is imported already."""
-    if "scipy.stats" in sys.modules:
-        return None
-    return Primed(_scipy_stats, analysis_of)
-
-
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
-                 class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES,
-                 primed: Primed[list[BugPoint], Analysis] | None = None) -> Report:
-    """Every table, statistic and card of one report; `primed`: its rank statistics' part (`analysis_primed`), forked
-    before the records were read."""
+                 class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
+    """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
     stats = merged.tally.bug_stats()
-    # A large report builds its independent parts two at a time where it can (aside.py). The rank statistics go
-    # first, whatever the report's size, while scipy.stats is still to be imported: from the bugs' points, not
-    # their rows, so that they need not wait for the rows.
-    if primed is not None:
-        primed.give(bug_points(stats, classes))
-    analysis: Primed[list[BugPoint], Analysis] | Aside[Analysis] = primed if primed is not None else Aside(
-        lambda: analysis_of(bug_points(stats, classes)), bugs=len(stats), imports="scipy.stats" not in sys.modules)
     cols = Columns(stats, ks)  # the rows' bugs, in their order; the summary's too
-    with analysis, Aside(lambda: summary_of(merged.tally, ks, cols), bugs=len(stats)) as summary:
-        rows = bug_rows(merged.tally, ks, classes)
-        tables = Tables(
-            fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
-            domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
-            groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
-            classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
-        )
-        ranks, split, pairs = analysis.result()
-        return Report(
-            k=list(ks),
-            merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
-            notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables,
-            bugs=rows, correlations=ranks, splits=split, paired=pairs, comparison=compare(merged.runs),
-            summary=summary.result(),
-        )
+    rows = bug_rows(merged.tally, ks, classes)
+    tables = Tables(
+        fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
+        domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
+        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
+        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
+    )
+    ranks, split, pairs = analysis_of(bug_points(stats, classes))
+    return Report(
+        k=list(ks),
+        merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
+        notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables,
+        bugs=rows, correlations=ranks, splits=split, paired=pairs, comparison=compare(merged.runs),
+        summary=summary_of(merged.tally, ks, cols),
+    )
 
 
-__all__ = ["Analysis", "analysis_of", "analysis_primed", "build_report", "parse_class_map"]
+__all__ = ["Analysis", "analysis_of", "build_report", "parse_class_map"]

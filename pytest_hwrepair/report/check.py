@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
 from typing import Any
 
 from ..bugstats import View
-from ..results import SampleRecord, decode_line
+from ..results import SampleRecord
 from ..verdict import Category, RepairProtocol
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -75,88 +74,6 @@ def _fast(d: dict[str, Any]) -> bool:
             and all(v.__class__ is int for v in d["loc"].values()))
 
 
-# A plain record: one a tally folds with others a column at a time (`Tally.fold_plain`). It takes
-# `record_view`'s fast way (every field a report reads, each with its exact type, known enum values) and is moreover
-# final, no iteration of a trajectory, no repository sample (no record a tally keeps), with ints for its token counts
-# and retries (where a tally takes `int()`). msgspec decodes a chunk of lines straight into these fields and checks
-# their types as it goes, at less than orjson's cost for the dict alone; a line it refuses goes the usual way, one by
-# one (orjson and `record_view`), which decides what the line is and explains a wrongly typed field.
-ROW = (*FIELD_TYPES, "cached", "outcome")
-_JSON_INT = "int"  # orjson reads an integer beyond 64 bits as a float: such a value is left to the usual way
-_PLAIN_TYPES: dict[str, Any] = {
-    **dict.fromkeys(("run", "key", "case", "bug", "domain", "suite", "bug_type", "fixer", "exec_id", "label", "summary",
-                     "nodeid"), str),
-    **dict.fromkeys(("patch_sha", "bug_class", "artifact", "stop_reason"), "str | None"),
-    "protocol": "protocol", "category": "category", "outcome": "outcome", "sample": _JSON_INT, "iteration": None,
-    "loc": "dict[str, int]", "tokens": "dict[str, int]", "cost_usd": "int | float", "speedup": "int | float | None",
-    "strong": "bool | None", "final": bool, "cached": bool, "metrics": "object",
-}
-
-
-def _plain_decoder() -> Any:
-    try:
-        import msgspec
-    except ImportError:  # pragma: no cover - msgspec is a dependency; without it every record goes the usual way
-        return None
-    from typing import Annotated, Literal
-
-    exact = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
-    known = {
-        "str | None": str | None, "int | float": exact | float, "int | float | None": exact | float | None,
-        "bool | None": bool | None, "dict[str, int]": dict[str, exact], _JSON_INT: exact,
-        "object": dict[str, msgspec.Raw],
-        "protocol": Literal[tuple(sorted(_PROTOCOLS))], "category": Literal[tuple(sorted(_CATEGORIES))],
-        "outcome": Literal[tuple(sorted(_OUTCOMES))],
-    }
-    fields = [(name, known.get(kind, kind) if isinstance(kind, str) else kind)
-              for name, kind in ((n, _PLAIN_TYPES[n]) for n in ROW)]
-    return msgspec.json.Decoder(msgspec.defstruct("PlainRecord", fields, array_like=False, gc=False)), \
-        msgspec.structs.astuple, msgspec.MsgspecError
-
-
-_DECODER = _plain_decoder()
-
-
-def plain_columns(lines: Sequence[bytes]) -> dict[str, Sequence[Any]] | None:
-    """The fields of these lines by name (a tuple of values each) when every line is a plain record; else None.
-
-    The "metrics" column holds each record's metrics decoded by orjson, as the usual way would."""
-    if _DECODER is None or not lines:
-        return None
-    decode, astuple, error = _DECODER
-    try:
-        records = list(map(decode.decode, lines))
-    except error:
-        return None
-    cols: dict[str, Sequence[Any]] = dict(zip(ROW, zip(*map(astuple, records))))
-    if not all(cols["final"]):
-        return None
-    raws = cols["metrics"]
-    if any(raws):  # metrics beyond {}: their values as orjson reads them
-        metrics = _metrics(raws)
-        if metrics is None:
-            return None
-        cols["metrics"] = metrics
-    return cols
-
-
-def _metrics(raws: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The records' metrics as orjson reads them, when none is that of a record a tally keeps."""
-    out = []
-    for raw in raws:
-        try:
-            metrics = {name: decode_line(bytes(value)) for name, value in raw.items()}
-        except ValueError:
-            return None
-        if metrics.get("repo"):
-            return None
-        retries = metrics.get("retries")
-        if retries and not (retries.__class__ is dict and all(v.__class__ is int for v in retries.values())):
-            return None
-        out.append(metrics)
-    return out
-
-
 def record_view(d: Any) -> tuple[View, Any] | None:
     """(view, the record or a maker of it) of one decoded line; None for a line that is not a record.
 
@@ -175,4 +92,4 @@ def record_view(d: Any) -> tuple[View, Any] | None:
     return view_of(r), r
 
 
-__all__ = ["FIELD_TYPES", "OUTCOMES", "ROW", "RecordError", "check_record", "plain_columns", "record_view"]
+__all__ = ["FIELD_TYPES", "OUTCOMES", "RecordError", "check_record", "record_view"]

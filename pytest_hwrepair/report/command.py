@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-from ..process import exit_now
 from ..settings import SettingsError
 from .model import BOOTSTRAP_RESAMPLES, Report
 
@@ -81,26 +78,8 @@ def _renderers() -> dict[str, Callable[[Report], str]]:
 
 
 def run(ns: argparse.Namespace) -> int:
-    # A report builds a few objects per bug and frees nothing until it ends: the cyclic collector would only
-    # walk them again and again (a quarter of the time over 100 000 bugs), so it is paused meanwhile.
-    with _collector_paused():
-        return _run(ns)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _run(ns: argparse.Namespace) -> int:
     from ..scoreboard import summary_of
-    from .build import analysis_primed, build_report, parse_class_map
+    from .build import build_report, parse_class_map
     from .load import RecordError, load_runs, merge
 
     ks = _ks(ns.k)
@@ -112,16 +91,14 @@ def _run(ns: argparse.Namespace) -> int:
         classes = parse_class_map(ns.bug_class)
     except ValueError as exc:
         raise SettingsError(str(exc)) from None
-    # The rank statistics' part starts now, importing scipy.stats while the records are read.
-    with contextlib.nullcontext() if ns.json else analysis_primed() or contextlib.nullcontext() as primed:
-        try:
-            merged = merge(load_runs(ns.runs), by_run=ns.by_run)
-        except RecordError as exc:
-            raise SettingsError(str(exc)) from None
-        if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
-            _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
-            return _done(ns)
-        report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap, primed=primed)
+    try:
+        merged = merge(load_runs(ns.runs), by_run=ns.by_run)
+    except RecordError as exc:
+        raise SettingsError(str(exc)) from None
+    if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
+        _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
+        return 0
+    report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap)
     if ns.format == "html":
         from .html import render_html
 
@@ -131,15 +108,6 @@ def _run(ns: argparse.Namespace) -> int:
     if ns.plots is not None:
         for path in write_plots(report, ns.plots, png=ns.png):
             print(f"hwrepair report: wrote {path}", file=sys.stderr)
-    return _done(ns)
-
-
-def _done(ns: argparse.Namespace) -> int:
-    """0, the status of a report written; a process that ends with it ends here, while the report's objects are
-    still held: they need not be taken apart (0.4 s over 100 000 bugs). Everything is written by then,
-    each file closed, only the standard streams are left to flush."""
-    if getattr(ns, "process_ends", False):
-        exit_now(0, open_files=False)
     return 0
 
 

@@ -14,13 +14,9 @@ count when their execution's final record does.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +25,10 @@ import numpy as np
 from ..bugstats import View
 from ..results import decode_line
 from ..tally import Tally
-from .check import RecordError, plain_columns, record_view
+from .check import RecordError, record_view
 
 DECIDED = ("passed", "failed")
-_DECIDED = frozenset(DECIDED)
-CHUNK_BYTES = 1 << 20  # lines are read and decoded about this many bytes at a time
-PARALLEL_BYTES = 32 << 20  # a samples.jsonl this large is folded by several processes, one stretch each
-MAX_WORKERS = 4
-# The report's own process folds a longer first stretch: the others' tallies still have to be pickled, sent and
-# added to it when it is done with its own (over 500 000 records, about half a second).
-FIRST_SHARE = 1.08
+CHUNK_BYTES = 1 << 20  # lines are read about this many bytes at a time
 key_hash = hash  # 64 bits of a sample key (a repeat is checked on the exact keys; tests force collisions)
 
 
@@ -135,93 +125,28 @@ class _Part:
     pending: list[tuple[View, Any]]
 
 
-def _scan_part(samples: Path, start: int, end: int | None, portable: bool = False) -> _Part:
+def _scan_part(samples: Path) -> _Part:
     tally = Tally()
     hashes, execs, decided = array("q"), array("q"), bytearray()
     staged: dict[int, str] = {}
     pending: list[tuple[View, Any]] = []
     index = 0
-    for lines in _lines(samples, start, end):
-        cols = plain_columns(lines)
-        if cols is not None:  # the usual chunk: every record plain, folded a column at a time
-            index += _fold_plain(tally, cols, hashes, execs, decided)
+    for v, record in _views(samples):
+        if not v["final"]:
+            pending.append((v, record))
             continue
-        for plain, group in groupby(lines, _plain):  # else line by line, plain stretches still together
-            if plain:
-                index += _fold_plain(tally, plain_columns(list(group)) or {}, hashes, execs, decided)
-                continue
-            for raw in group:
-                got = _view(samples, raw)
-                if got is None:
-                    continue
-                v, record = got
-                if not v["final"]:
-                    pending.append((v, record() if portable and callable(record) else record))
-                    continue
-                tally.fold(v, record)
-                hashes.append(key_hash(v["key"]))
-                execs.append(key_hash(v["exec_id"] or v["key"]))
-                decided.append(v["outcome"] in DECIDED)
-                if v["iteration"] is not None:
-                    staged[index] = v["exec_id"] or v["key"]
-                index += 1
-    tally.settle()  # a worker's tally is sent back with its bugs' tallies
+        tally.fold(v, record)
+        hashes.append(key_hash(v["key"]))
+        execs.append(key_hash(v["exec_id"] or v["key"]))
+        decided.append(v["outcome"] in DECIDED)
+        if v["iteration"] is not None:
+            staged[index] = v["exec_id"] or v["key"]
+        index += 1
     return _Part(tally, hashes.tobytes(), bytes(decided), execs.tobytes(), staged, pending)
 
 
-def _plain(raw: bytes) -> bool:
-    return plain_columns([raw]) is not None
-
-
-def _fold_plain(tally: Tally, cols: Mapping[str, Sequence[Any]], hashes: array[int], execs: array[int],
-                decided: bytearray) -> int:
-    """Fold plain final records (`plain_columns`) and note their hashes as `_scan_part` does one record's; returns
-    how many they were."""
-    tally.fold_plain(cols)
-    keys = cols["key"]
-    hashes.extend(map(key_hash, keys))
-    execs.extend(map(key_hash, [e or k for e, k in zip(cols["exec_id"], keys)]))
-    decided.extend(map(_DECIDED.__contains__, cols["outcome"]))
-    return len(keys)
-
-
-def _stretches(samples: Path, parts: int, first: float = 1.0) -> list[tuple[int, int | None]]:
-    """`parts` byte ranges of the file, each starting at a line; the first `first` times as long as the others."""
-    size = samples.stat().st_size
-    starts = [0]
-    whole = parts - 1 + first
-    with samples.open("rb") as fh:
-        for i in range(1, parts):
-            fh.seek(int(size * (first + i - 1) / whole))
-            fh.readline()  # to the start of the next line
-            starts.append(max(fh.tell(), starts[-1]))
-    return [(a, b) for a, b in zip(starts, [*starts[1:], None])]
-
-
-def _workers(samples: Path) -> int:
-    """Processes for scanning a file: one, unless it is large and there are cores to share the work."""
-    try:
-        size = samples.stat().st_size
-    except OSError:
-        return 1
-    if size < PARALLEL_BYTES or "fork" not in multiprocessing.get_all_start_methods():
-        return 1
-    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS, size // PARALLEL_BYTES))
-
-
 def _scan_parts(samples: Path) -> list[_Part]:
-    workers = _workers(samples)
-    if workers == 1:
-        return [_scan_part(samples, 0, None)]
-    ranges = _stretches(samples, workers, FIRST_SHARE)
-    # Forked workers share what is loaded; each folds its own stretch, this process the first one (its tally
-    # needs no pickling), and the tallies are added in order.
-    rest = ranges[1:]
-    with ProcessPoolExecutor(len(rest), mp_context=multiprocessing.get_context("fork")) as pool:
-        later = pool.map(_scan_part, [samples] * len(rest), [a for a, _ in rest], [b for _, b in rest],
-                         [True] * len(rest))
-        first = _scan_part(samples, *ranges[0])
-        return [first, *later]
+    return [_scan_part(samples)]
 
 
 def scan(samples: Path) -> Scan:
