@@ -16,7 +16,7 @@ from .settings import SettingsError
 from .verdict import CaseError
 
 if TYPE_CHECKING:
-    from .validate import BugCheck
+    from .strength.selfcheck import BugCheck
 
 
 def console() -> NoReturn:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command line."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "images":
-        from .sandbox import docker_images
+        from .sandbox.docker import images as docker_images
 
         return int(docker_images.images_main(args[1:]))
     # The import command's sources are imported for the parser only when the command line may need them.
@@ -136,7 +136,7 @@ def _schema(ns: argparse.Namespace) -> int:
 
         print(json.dumps(results_schema(), indent=2))
         return 0
-    from .loading import json_schema
+    from .cases.load import json_schema
 
     print(json.dumps(json_schema(), indent=2))
     return 0
@@ -147,7 +147,7 @@ def _validate(ns: argparse.Namespace) -> int:
     from .oracles import OracleOptions
     from .sandbox import make_sandbox
     from .settings import Settings
-    from .validate import report_lines, validate
+    from .strength.selfcheck import report_lines, validate
 
     settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
                                       "cache_dir": ns.cache_dir, "simulator": ns.simulator, "gpu": ns.gpu,
@@ -155,7 +155,7 @@ def _validate(ns: argparse.Namespace) -> int:
                                       "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     if ns.mutants is not None:
-        from .mutants_cli import run_mutants
+        from .strength.cli import run_mutants
 
         return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
@@ -181,14 +181,14 @@ def _progress_line(check: BugCheck, done: int, total: int) -> None:
 
 def _stats(ns: argparse.Namespace) -> int:
     """Markdown tables generated from the case files, for the corpus READMEs."""
-    from .cases import find_case_files
-    from .domains import domain_of
-    from .loading import load_case
+    from .cases.case import find_case_files
+    from .cases.domains import domain_of
+    from .cases.load import load_case
     from .repo.stats import NOTE as REPO_NOTE
     from .repo.stats import repo_tables
 
     if ns.mutants is not None:
-        from .mutants_cli import mutant_stats
+        from .strength.cli import mutant_stats
 
         return mutant_stats(ns, _update_block)
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)

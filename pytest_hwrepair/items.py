@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .artifacts import cap_lines
-from .loading import load_case
+from .cases.load import load_case
 from .oracles import kind_of
-from .run import SampleResult
-from .sample import Sample
+from .results.artifacts import cap_lines
+from .run.runner import SampleResult
+from .run.sample import Sample
 from .verdict import CaseError, RepairProtocol, RepairRejected
 
 if TYPE_CHECKING:
-    from .cases import Case
+    from .cases.case import Case
     from .session import Run
 
 SAMPLE_KEY = pytest.StashKey[Sample]()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .items import SAMPLE_KEY
-from .journal import CASE_ITEM
+from .results.journal import CASE_ITEM
 
 LASTFAILED = "cache/lastfailed"
 # The hwrepair items that will run, as the plugin's own (last) collection hook leaves them.

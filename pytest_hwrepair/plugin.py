@@ -10,23 +10,32 @@ from typing import Any, Literal
 
 import pytest
 
-from .ahead import Ahead
+from .controller import Scoreboard
 from .fixers import Fixer, FixerError
+from .fixers.llm.prefetch import Ahead
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
-from .journal import CASE_ITEM, SessionJournal
 from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
-from .remote import ARTIFACTS, Receiver, configure_node, pack, remote_worker, worker_run_dir
+from .report.terminal import render
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
-from .run import SampleResult, execute
-from .sample import Sample
+from .results.journal import CASE_ITEM, SessionJournal
+from .run.runner import SampleResult, execute
+from .run.sample import Sample
 from .sandbox.base import Sandbox
-from .scoreboard import Scoreboard
 from .session import Run, prefetch_tool_versions
 from .settings import Settings, SettingsError, flag_of, parse_shard
-from .terminal import render
 from .verdict import HarnessError, Outcome
-from .workers import FOLLOWS_WORKERS, with_worker_defaults, worker_count
+from .workers import (
+    ARTIFACTS,
+    FOLLOWS_WORKERS,
+    Receiver,
+    configure_node,
+    pack,
+    remote_worker,
+    with_worker_defaults,
+    worker_count,
+    worker_run_dir,
+)
 
 MARKERS = {
     "hls": "HLS-style C kernel repair (gcc oracles)",

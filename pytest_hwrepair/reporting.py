@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .items import SAMPLE_KEY
-from .journal import CASE_ITEM
+from .results.journal import CASE_ITEM
 from .settings import Settings, flag_of
 
 RECORDS = "hwrepair_records"

@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .cases import Bug, Case
-from .corpus import Corpus
-from .domains import domain_of
+from .cases.case import Bug, Case
+from .cases.corpus import Corpus
+from .cases.domains import domain_of
 from .fixers import Fixer, FixerContext, RepairTask, SuiteProbe, make_fixers
-from .gates import Gate, gate_problem, parse_gate
 from .oracles import OracleContext, OracleOptions
-from .results import RunDir, new_run_dir, now
-from .run import Harness
-from .sample import ProtocolConfig, Sample
+from .results.gates import Gate, gate_problem, parse_gate
+from .results.rundir import RunDir, new_run_dir, now
+from .run.runner import Harness
+from .run.sample import ProtocolConfig, Sample
 from .sandbox import make_sandbox
 from .sandbox.base import Limits, Sandbox
 from .settings import Settings, SettingsError
@@ -67,7 +67,7 @@ class Run:
 
         def probe(task: RepairTask) -> SuiteProbe:
             """The suite oracle of one task for a fixer that validates its own candidates: never the case."""
-            from .probe import HarnessProbe  # with the mutation engine: only such a fixer needs it
+            from .run.probe import HarnessProbe  # with the mutation engine: only such a fixer needs it
 
             case = corpus.case_of(task)
             return HarnessProbe(case, case.bug(task.bug), sandbox, oracle_ctx, settings.oracle_jobs)

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.docker import DockerSandbox
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.docker.sandbox import DockerSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 Verdicts = dict[tuple[str, str, str, int], tuple[str, str, bool | None]]
 

@@ -21,11 +21,11 @@ from pathlib import Path
 
 from machine_speed import speed_line
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 
 def children_cpu() -> float:

@@ -28,12 +28,12 @@ from pathlib import Path
 
 from machine_speed import speed_line
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.oracles.hls_diff import HlsDiffTable, parse_spec
+from pytest_hwrepair.oracles.hls.diff import HlsDiffTable, parse_spec
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 
 def commands(case: Case, golden: bool = False) -> list[tuple[str, float]]:

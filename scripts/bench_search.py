@@ -17,12 +17,12 @@ from pathlib import Path
 
 from machine_speed import speed_line
 
-from pytest_hwrepair.cases import Bug, Case, find_case_files
-from pytest_hwrepair.fixers.search_run import Budget, SearchRun
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Bug, Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.fixers.search.run import Budget, SearchRun
 from pytest_hwrepair.oracles import OracleContext
-from pytest_hwrepair.probe import HarnessProbe
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.run.probe import HarnessProbe
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Verdict
 
 SUITES = ("cases/hls/chs", "cases/hls/mach", "cases/hls/poly", "cases/rtl", "cases/cuda")

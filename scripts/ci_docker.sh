@@ -48,8 +48,8 @@ network=()
 if grep -q -- "--iptables=false" /var/run/hwrepair-dockerd-flags 2>/dev/null; then
   network=(--network host)
 fi
-.venv/bin/python -m pytest_hwrepair.sandbox.docker_images build "${network[@]}"
-.venv/bin/python -m pytest_hwrepair.sandbox.docker_images list
+.venv/bin/python -m pytest_hwrepair.sandbox.docker.images build "${network[@]}"
+.venv/bin/python -m pytest_hwrepair.sandbox.docker.images list
 
 if [ "${1:-}" = "--test" ]; then
   .venv/bin/pytest tests/test_docker_sandbox.py tests/test_docker_leaks.py tests/test_docker_verdicts.py \

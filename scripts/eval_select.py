@@ -15,8 +15,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from pytest_hwrepair.cases import find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import find_case_files
+from pytest_hwrepair.cases.load import load_case
 
 SEED = 13
 RTL_PER_SUITE = {"behavioural": 2, "syntactic": 1}

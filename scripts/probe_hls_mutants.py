@@ -18,11 +18,11 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 EDITS = [("<=", "<"), ("<", "<="), (">=", ">"), (">", ">="), ("==", "!="), ("!=", "=="), ("+", "-"), ("-", "+"),
          ("<<", ">>"), (">>", "<<"), ("&&", "||"), ("||", "&&"), ("*", "+"), ("+ 1", "+ 2"), ("- 1", "- 2"),

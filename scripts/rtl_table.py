@@ -10,8 +10,8 @@ import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 
 CLASSES = ("behavioural", "syntactic")
 

@@ -54,8 +54,8 @@ def load_light_modules() -> tuple[types.ModuleType, types.ModuleType]:
             package.__path__ = [str(path)]
             sys.modules[name] = package
     modules = []
-    for name in ("pytest_hwrepair.verdict", "pytest_hwrepair.oracles.cuda_classify",
-                 "pytest_hwrepair.oracles.cuda_checks"):
+    for name in ("pytest_hwrepair.verdict", "pytest_hwrepair.oracles.cuda.classify",
+                 "pytest_hwrepair.oracles.cuda.checks"):
         if name not in sys.modules:
             spec = importlib.util.spec_from_file_location(name, REPO / (name.replace(".", "/") + ".py"))
             assert spec is not None and spec.loader is not None

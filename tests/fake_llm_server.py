@@ -29,8 +29,8 @@ Answer = Callable[[str, dict[str, Any]], str]
 
 def reference_answer(cases_root: Path) -> Answer:
     """Answers with the golden target of the case and bug whose buggy target appears in the prompt."""
-    from pytest_hwrepair.cases import find_case_files
-    from pytest_hwrepair.loading import load_case
+    from pytest_hwrepair.cases.case import find_case_files
+    from pytest_hwrepair.cases.load import load_case
 
     table: list[tuple[str, str, str]] = []
     for path in find_case_files([cases_root]):

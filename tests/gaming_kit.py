@@ -90,7 +90,7 @@ def docker_or_skip(sandbox: str, toolchain: str = "hls") -> None:
         client.api.ping()
     except Exception as exc:
         pytest.skip(f"no Docker engine is running ({type(exc).__name__}); scripts/ci_docker.sh starts one in CI")
-    from pytest_hwrepair.sandbox.docker_images import exists, image_tag
+    from pytest_hwrepair.sandbox.docker.images import exists, image_tag
 
     if not exists(client.api, image_tag(toolchain)):
         pytest.skip(f"the Docker engine has no {image_tag(toolchain)}: run `hwrepair images build {toolchain}`")

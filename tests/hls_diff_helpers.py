@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Verdict
 
 DATA = Path(__file__).parent / "data" / "hls_diff"

@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from pytest_hwrepair.results import RunDir, SampleRecord
+from pytest_hwrepair.results.rundir import RunDir, SampleRecord
 
 _keys = itertools.count()
 

@@ -7,14 +7,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from pytest_hwrepair.cases import Case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers import Candidate, RepairTask
-from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.probe import HarnessProbe
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.run.probe import HarnessProbe
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Verdict
 
 HELDOUT = Path(__file__).parent / "data" / "heldout"

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.oracles.hls_builds import BUILDS
+from pytest_hwrepair.oracles.hls.builds import BUILDS
 from pytest_hwrepair.sandbox.base import Command, Execution, Limits
 from pytest_hwrepair.sandbox.batch import SNAPSHOT, run_commands
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 from .fakes import searchable_dir
 from .hls_diff_helpers import SpySandbox, make_case, strong, suite

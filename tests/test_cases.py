@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import inject
-from pytest_hwrepair.loading import json_schema, load_case
+from pytest_hwrepair.cases.case import inject
+from pytest_hwrepair.cases.load import json_schema, load_case
 from pytest_hwrepair.verdict import CaseError
 
 from .conftest import SUM_C, SUM_TOML, write_case

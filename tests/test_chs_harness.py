@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case, inject
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, inject
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate, scratch_workspace
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
 
 from .conftest import agent_python

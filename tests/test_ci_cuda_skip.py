@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.controller import summarize
 from pytest_hwrepair.fixers.base import Candidate, RepairTask
-from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext
-from pytest_hwrepair.oracles import cuda as cuda_oracle
-from pytest_hwrepair.results import RunDir
-from pytest_hwrepair.run import Harness, SampleResult, execute
-from pytest_hwrepair.sample import ProtocolConfig, Sample
-from pytest_hwrepair.scoreboard import summarize
-from pytest_hwrepair.terminal import render
+from pytest_hwrepair.oracles.cuda import oracle as cuda_oracle
+from pytest_hwrepair.report.terminal import render
+from pytest_hwrepair.results.rundir import RunDir
+from pytest_hwrepair.run.runner import Harness, SampleResult, execute
+from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.verdict import Outcome, RepairProtocol
 
 try:

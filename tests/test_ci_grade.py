@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.fixers.anthropic import AnthropicApi
-from pytest_hwrepair.fixers.api import Sampling
-from pytest_hwrepair.fixers.openai import OpenAIApi
-from pytest_hwrepair.gates import parse_gate
-from pytest_hwrepair.results import new_run_dir
+from pytest_hwrepair.fixers.llm.anthropic import AnthropicApi
+from pytest_hwrepair.fixers.llm.api import Sampling
+from pytest_hwrepair.fixers.llm.openai import OpenAIApi
+from pytest_hwrepair.results.gates import parse_gate
+from pytest_hwrepair.results.rundir import new_run_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 

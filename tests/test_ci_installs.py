@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import OWN_ASSETS, oracle_assets_dirs, resolve_asset
 
 ROOT = Path(__file__).resolve().parent.parent

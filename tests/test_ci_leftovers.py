@@ -101,7 +101,7 @@ def test_a_normal_exit_removes_the_owner_directory(tmp_path: Path) -> None:
 
 
 def test_the_uid_pool_does_not_follow_tmpdir(tmp_path: Path) -> None:
-    code = "from pytest_hwrepair.sandbox.local import UID_POOL; print(UID_POOL.directory)"
+    code = "from pytest_hwrepair.sandbox.local.sandbox import UID_POOL; print(UID_POOL.directory)"
     seen = set()
     for name in ("a", "b"):
         (tmp_path / name).mkdir()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.results import SampleRecord
-from pytest_hwrepair.scoreboard import summarize
+from pytest_hwrepair.controller import summarize
+from pytest_hwrepair.results.rundir import SampleRecord
 
 try:
     from fake_llm_server import FakeLLM

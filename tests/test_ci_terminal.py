@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from pytest_hwrepair.controller import summarize
+from pytest_hwrepair.report.terminal import COLUMNS, render
 from pytest_hwrepair.reporting import PLAIN_EVERY_S, PLAIN_MIN_S, Tally, plain_line_due
-from pytest_hwrepair.results import SampleRecord
-from pytest_hwrepair.scoreboard import summarize
-from pytest_hwrepair.terminal import COLUMNS, render
+from pytest_hwrepair.results.rundir import SampleRecord
 
 try:
     from conftest import SUM_C, SUM_TOML, write_case
@@ -189,7 +189,7 @@ def test_a_terminal_without_escape_sequences_gets_none(demo_pytester: pytest.Pyt
 
 
 def test_a_long_command_shows_as_its_label_and_a_model_name_stays() -> None:
-    from pytest_hwrepair.terminal import shown_fixer
+    from pytest_hwrepair.report.terminal import shown_fixer
 
     command = "cmd:python3 /opt/agents/fix.py --task {task} --model big --tries 3"
     assert shown_fixer(command, {command: "cmd"}) == "cmd"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.cgroup import Cgroups, own_path
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.cgroup import Cgroups, own_path
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 
 @pytest.fixture

@@ -11,18 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_hwrepair.bugstats import bug_stats as stats_of
-from pytest_hwrepair.bugstats import correct_at_k
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.controller import summarize
 from pytest_hwrepair.fixers.control import NoopFixer
-from pytest_hwrepair.gates import check_gates, parse_gate
-from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext
-from pytest_hwrepair.results import RunDir, SampleRecord
-from pytest_hwrepair.run import Harness, execute
-from pytest_hwrepair.sample import ProtocolConfig, Sample
-from pytest_hwrepair.sandbox.local import LocalSandbox
-from pytest_hwrepair.scoreboard import summarize
-from pytest_hwrepair.terminal import render
+from pytest_hwrepair.report.terminal import render
+from pytest_hwrepair.results.bugstats import bug_stats as stats_of
+from pytest_hwrepair.results.bugstats import correct_at_k
+from pytest_hwrepair.results.gates import check_gates, parse_gate
+from pytest_hwrepair.results.rundir import RunDir, SampleRecord
+from pytest_hwrepair.run.runner import Harness, execute
+from pytest_hwrepair.run.sample import ProtocolConfig, Sample
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import RepairProtocol
 
 from .report_helpers import record

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.domains import CUDA_BUCKETS
-from pytest_hwrepair.oracles.cuda_classify import (
+from pytest_hwrepair.cases.domains import CUDA_BUCKETS
+from pytest_hwrepair.oracles.cuda.classify import (
     BUCKET_CATEGORIES,
     BUCKET_HARNESS_CATEGORY,
     BUILD_RULES,

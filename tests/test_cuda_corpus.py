@@ -10,10 +10,10 @@ from types import ModuleType
 
 import pytest
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
-from pytest_hwrepair.oracles.cuda_checks import anti_cheat_violation
-from pytest_hwrepair.oracles.cuda_classify import BUCKET_CATEGORIES, Stage, StepLog, classify
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.oracles.cuda.checks import anti_cheat_violation
+from pytest_hwrepair.oracles.cuda.classify import BUCKET_CATEGORIES, Stage, StepLog, classify
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = find_case_files([ROOT / "cases" / "cuda"])

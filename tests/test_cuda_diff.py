@@ -17,14 +17,14 @@ from types import ModuleType
 
 import pytest
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import OracleContext, kind_of
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.oracles.cuda_checks import GpuInfo
-from pytest_hwrepair.oracles.cuda_diff import CudaDiffOracle, Device, parse_spec, sanitizer_report
+from pytest_hwrepair.oracles.cuda.checks import GpuInfo
+from pytest_hwrepair.oracles.cuda.diff import CudaDiffOracle, Device, parse_spec, sanitizer_report
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import CaseError, Category, Outcome, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
-from pytest_hwrepair.oracles import cuda as cuda_oracle
-from pytest_hwrepair.oracles.cuda_checks import (
+from pytest_hwrepair.oracles.cuda import oracle as cuda_oracle
+from pytest_hwrepair.oracles.cuda.checks import (
     NO_DEVICE,
     GpuInfo,
     TimingStats,
@@ -21,9 +21,9 @@ from pytest_hwrepair.oracles.cuda_checks import (
     measure,
     parse_timing,
 )
-from pytest_hwrepair.oracles.cuda_classify import CudaCategory, Stage, StepLog
-from pytest_hwrepair.oracles.cuda_result import RESULT_FILE
-from pytest_hwrepair.oracles.cuda_screen import clean
+from pytest_hwrepair.oracles.cuda.classify import CudaCategory, Stage, StepLog
+from pytest_hwrepair.oracles.cuda.result import RESULT_FILE
+from pytest_hwrepair.oracles.cuda.screen import clean
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.verdict import Category, Outcome
 

@@ -11,14 +11,8 @@ from types import ModuleType
 
 import pytest
 
-from pytest_hwrepair.oracles.cuda_reader import ResultReader
-from pytest_hwrepair.oracles.cuda_result import (
-    RESULT_FILE,
-    ResultError,
-    judge_result,
-    parse_result,
-    same_expectations,
-)
+from pytest_hwrepair.oracles.cuda.reader import ResultReader
+from pytest_hwrepair.oracles.cuda.result import RESULT_FILE, ResultError, judge_result, parse_result, same_expectations
 
 REPO = Path(__file__).resolve().parent.parent
 TASK = REPO / "cases" / "cuda" / "elementwise" / "vector_add"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import OracleContext, populate
-from pytest_hwrepair.oracles.cuda import CudaOracle
-from pytest_hwrepair.oracles.cuda_checks import NO_DEVICE, anti_cheat_violation
-from pytest_hwrepair.oracles.cuda_screen import (
+from pytest_hwrepair.oracles.cuda.checks import NO_DEVICE, anti_cheat_violation
+from pytest_hwrepair.oracles.cuda.oracle import CudaOracle
+from pytest_hwrepair.oracles.cuda.screen import (
     Preprocessed,
     candidate_part,
     clean,
@@ -23,7 +23,7 @@ from pytest_hwrepair.oracles.cuda_screen import (
     preprocess_commands,
     screen_preprocessed,
 )
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.sandbox import docker_agent
-from pytest_hwrepair.sandbox.docker_engine import DENIED_SYSCALLS
-from pytest_hwrepair.sandbox.transfer import remove
+from pytest_hwrepair.sandbox.docker import agent as docker_agent
+from pytest_hwrepair.sandbox.docker.engine import DENIED_SYSCALLS
+from pytest_hwrepair.sandbox.local.transfer import remove
 
 
 def test_a_3000_deep_tree_is_snapshotted_without_recursion(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.sandbox import docker_images as images
-from pytest_hwrepair.sandbox.docker_agent import changes, decode_meta, encode_meta
-from pytest_hwrepair.sandbox.docker_engine import DockerSandboxError, owner_alive, owner_label, seccomp_profile
-from pytest_hwrepair.sandbox.docker_wire import apply_changes, pack_workspace
+from pytest_hwrepair.sandbox.docker import images
+from pytest_hwrepair.sandbox.docker.agent import changes, decode_meta, encode_meta
+from pytest_hwrepair.sandbox.docker.engine import DockerSandboxError, owner_alive, owner_label, seccomp_profile
+from pytest_hwrepair.sandbox.docker.wire import apply_changes, pack_workspace
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.sandbox import docker_images as images
-from pytest_hwrepair.sandbox.docker import LABEL_OWNER, LABEL_RUN, DockerSandbox, owner_label
+from pytest_hwrepair.sandbox.docker import images
+from pytest_hwrepair.sandbox.docker.sandbox import LABEL_OWNER, LABEL_RUN, DockerSandbox, owner_label
 
 docker = pytest.importorskip("docker")
 

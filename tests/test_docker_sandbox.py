@@ -17,8 +17,8 @@ import pytest
 
 from pytest_hwrepair.oracles.base import step_failure
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.docker import DockerSandbox, DockerSandboxError, connect
-from pytest_hwrepair.sandbox.docker_images import exists, image_tag
+from pytest_hwrepair.sandbox.docker.images import exists, image_tag
+from pytest_hwrepair.sandbox.docker.sandbox import DockerSandbox, DockerSandboxError, connect
 from pytest_hwrepair.verdict import Category
 
 docker = pytest.importorskip("docker")

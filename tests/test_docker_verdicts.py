@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.sandbox import docker_images as images
+from pytest_hwrepair.sandbox.docker import images
 
 docker = pytest.importorskip("docker")
 

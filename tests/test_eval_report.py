@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.eval_report import main
-from pytest_hwrepair.results import RunDir, SampleRecord, patch_sha
+from pytest_hwrepair.report.repair_table import main
+from pytest_hwrepair.results.rundir import RunDir, SampleRecord, patch_sha
 
 from .conftest import SUM_C, SUM_TOML, write_case
 

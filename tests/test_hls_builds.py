@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.oracles.hls_builds import BuildCache, workspace_key
+from pytest_hwrepair.oracles.hls.builds import BuildCache, workspace_key
 from pytest_hwrepair.sandbox.base import Command, Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 from .fakes import searchable_dir
 from .hls_diff_helpers import SpySandbox

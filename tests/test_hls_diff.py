@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers.base import Fixer
 from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
-from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext
-from pytest_hwrepair.oracles.hls_diff import parse_spec
-from pytest_hwrepair.results import RunDir, SampleRecord
-from pytest_hwrepair.run import Harness, execute
-from pytest_hwrepair.sample import ProtocolConfig, Sample
+from pytest_hwrepair.oracles.hls.diff import parse_spec
+from pytest_hwrepair.results.rundir import RunDir, SampleRecord
+from pytest_hwrepair.run.runner import Harness, execute
+from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
-from pytest_hwrepair.validate import validate
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
+from pytest_hwrepair.strength.selfcheck import validate
 from pytest_hwrepair.verdict import CaseError, Category, Outcome, RepairProtocol
 
 from .hls_diff_helpers import SpySandbox, edited, make_case, searchable_tmp, strong, suite, workspace_for

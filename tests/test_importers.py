@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, ImporterError, Reason, chrysalis, registry
 from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
@@ -22,9 +23,8 @@ from pytest_hwrepair.importers.chrysalis_specs import load_selection, load_specs
 from pytest_hwrepair.importers.cudabeaver import adapt
 from pytest_hwrepair.importers.hls_programs import chstone
 from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
-from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.validate import BugCheck
+from pytest_hwrepair.strength.selfcheck import BugCheck
 
 DATA = Path(__file__).parent / "data" / "importers"
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.fixers.api import ApiError
 from pytest_hwrepair.fixers.base import FixerError, FixerUnavailable, RepairTask
-from pytest_hwrepair.fixers.llm import ModelFixer, make_model_fixer
+from pytest_hwrepair.fixers.llm.api import ApiError
+from pytest_hwrepair.fixers.llm.fixer import ModelFixer, make_model_fixer
 from pytest_hwrepair.settings import Settings
 from tests.fakes import fixer_context
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import resolve_asset
 from pytest_hwrepair.verdict import CaseError, Category, Outcome
 

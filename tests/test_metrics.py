@@ -9,9 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_hwrepair.metrics import mean_pass_at_k, multiplicity, pass_at_k, underconstrained
-from pytest_hwrepair.results import SampleRecord
-from pytest_hwrepair.scoreboard import summarize
+from pytest_hwrepair.controller import summarize
+from pytest_hwrepair.results.metrics import mean_pass_at_k, multiplicity, pass_at_k, underconstrained
+from pytest_hwrepair.results.rundir import SampleRecord
 
 counts = st.integers(min_value=1, max_value=60).flatmap(
     lambda n: st.tuples(st.just(n), st.integers(min_value=0, max_value=n)))

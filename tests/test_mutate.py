@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_hwrepair.mutate import (
+from pytest_hwrepair.strength.mutate import (
     MUTANT_OPERATORS,
     Edit,
     Language,

@@ -53,7 +53,7 @@ def test_loading_an_hls_case_imports_no_rtl_or_cuda_oracle() -> None:
         "import sys, tempfile, textwrap\n"
         "from pathlib import Path\n"
         "import pytest_hwrepair.plugin\n"
-        "from pytest_hwrepair.loading import load_case\n"
+        "from pytest_hwrepair.cases.load import load_case\n"
         "d = Path(tempfile.mkdtemp())\n"
         "(d / 'k.c').write_text('int main(void) { return 0; }\\n')\n"
         "(d / 'case.toml').write_text(textwrap.dedent('''\n"
@@ -67,7 +67,7 @@ def test_loading_an_hls_case_imports_no_rtl_or_cuda_oracle() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(ast.literal_eval(out.strip()))
-    assert {"pytest_hwrepair.oracles.hls", "pytest_hwrepair.oracles.hls_diff"} <= loaded
-    assert not loaded & {"pytest_hwrepair.oracles.rtl", "pytest_hwrepair.oracles.cuda",
-                         "pytest_hwrepair.oracles.cuda_diff", "pytest_hwrepair.oracles.rtl_repo",
-                         "pytest_hwrepair.oracles.cuda_classify"}
+    assert {"pytest_hwrepair.oracles.hls.oracle", "pytest_hwrepair.oracles.hls.diff"} <= loaded
+    assert not loaded & {"pytest_hwrepair.oracles.rtl.oracle", "pytest_hwrepair.oracles.cuda.oracle",
+                         "pytest_hwrepair.oracles.cuda.diff", "pytest_hwrepair.oracles.rtl.repo_tests",
+                         "pytest_hwrepair.oracles.cuda.classify"}

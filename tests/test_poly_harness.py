@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers.base import Candidate, RepairTask
-from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.results import RunDir
-from pytest_hwrepair.run import Harness, execute
-from pytest_hwrepair.sample import ProtocolConfig, Sample
+from pytest_hwrepair.results.rundir import RunDir
+from pytest_hwrepair.run.runner import Harness, execute
+from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, RepairProtocol
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.results import read_records
+from pytest_hwrepair.results.rundir import read_records
 
 from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case
 

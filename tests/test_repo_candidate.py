@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import OracleContext, scratch_workspace
-from pytest_hwrepair.oracles.rtl_repo import RepoOracle, TestStatus, run_steps, trace_difference, write_files
+from pytest_hwrepair.oracles.rtl.repo_tests import RepoOracle, TestStatus, run_steps, trace_difference, write_files
 from pytest_hwrepair.repo import candidate as cand
 from pytest_hwrepair.repo.candidate import CandidateError, read_workspace, shape, workspace_diff
 from pytest_hwrepair.repo.localise import Gold, Localisation, Stage, Tier, module_spans, tier_of, touched_modules
 from pytest_hwrepair.repo.patch import write
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category
 
 DEMO = Path(__file__).parent / "data" / "repo_demo"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.loading import json_schema, load_case
+from pytest_hwrepair.cases.load import json_schema, load_case
 from pytest_hwrepair.verdict import CaseError
 
 DEMO = Path(__file__).parent / "data" / "repo_demo"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case, find_case_files
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case, find_case_files
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.repo.localise import Gold, Tier
 from pytest_hwrepair.repo.schema import REPO_BUG_TYPES
 

@@ -18,7 +18,7 @@ import pytest
 import pytest_hwrepair.report.build  # noqa: F401
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.report.model import Report
-from pytest_hwrepair.terminal import render
+from pytest_hwrepair.report.terminal import render
 
 from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case
 from .report_helpers import llm_run

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_hwrepair.controller import summarize, summary_of
 from pytest_hwrepair.report import stream
 from pytest_hwrepair.report.check import RecordError
 from pytest_hwrepair.report.load import load_runs, merge
-from pytest_hwrepair.scoreboard import summarize, summary_of
 
 BASE: dict[str, Any] = {
     "schema": 1, "run": "r", "domain": "hls", "suite": "s", "bug_type": "SHFT", "fixer": "f", "label": "f",

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
-from pytest_hwrepair.oracles.rtl_corners import MODES, corner_seeds, corner_stimulus, extremes
-from pytest_hwrepair.oracles.rtl_preflight import Port
-from pytest_hwrepair.oracles.rtl_sim import Contract
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.oracles.rtl.corners import MODES, corner_seeds, corner_stimulus, extremes
+from pytest_hwrepair.oracles.rtl.preflight import Port
+from pytest_hwrepair.oracles.rtl.sim import Contract
 from pytest_hwrepair.verdict import Category, Outcome
 
 from .test_rtl_oracles import COUNTER, COUNTER_ORACLE, TOOLS, check, make_case

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES
 from pytest_hwrepair.oracles.base import OracleContext
-from pytest_hwrepair.oracles.rtl import equiv_status, strong_result
-from pytest_hwrepair.oracles.rtl_equiv import EquivResult, EquivStatus, parse_trace
-from pytest_hwrepair.oracles.rtl_preflight import PreflightRejection, check_source_rules, module_names, rename_modules
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.oracles.rtl.equiv import EquivResult, EquivStatus, parse_trace
+from pytest_hwrepair.oracles.rtl.oracle import equiv_status, strong_result
+from pytest_hwrepair.oracles.rtl.preflight import PreflightRejection, check_source_rules, module_names, rename_modules
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
 
 TOOLS = ("iverilog", "vvp", "verilator", "yosys")
@@ -261,7 +261,7 @@ def test_sequential_counterexample_is_replayed(counter: Case, tmp_path: Path) ->
 
 def test_counterexample_that_does_not_replay_does_not_count(mux: Case, tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    import pytest_hwrepair.oracles.rtl as rtl
+    import pytest_hwrepair.oracles.rtl.oracle as rtl
 
     # A solver claim on a correct candidate: simulation cannot reproduce it, so it is not a failure by EQUIV_FAIL.
     fake = EquivResult(EquivStatus.COUNTEREXAMPLE, "sat", "claimed", "", 1, ({"sel": "00", "a": "01", "b": "10"},))

@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers.control import NoopFixer
-from pytest_hwrepair.loading import load_case
-from pytest_hwrepair.results import sample_key, sample_keys
-from pytest_hwrepair.sample import ProtocolConfig, Sample
+from pytest_hwrepair.results.rundir import sample_key, sample_keys
+from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.verdict import RepairProtocol
 
 from .conftest import SUM_C, SUM_TOML, write_case

@@ -19,7 +19,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from pytest_hwrepair.cases import OracleSpec
+from pytest_hwrepair.cases.case import OracleSpec
 from pytest_hwrepair.oracles.base import OracleKind, typed_spec
 from pytest_hwrepair.verdict import Category, Verdict
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers import FixerError, FixerUnavailable, RepairTask
-from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions, parse_options
-from pytest_hwrepair.loading import load_case
-from pytest_hwrepair.mutate import Op
-from pytest_hwrepair.results import patch_sha
+from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions, parse_options
+from pytest_hwrepair.results.rundir import patch_sha
 from pytest_hwrepair.settings import Settings
+from pytest_hwrepair.strength.mutate import Op
 from pytest_hwrepair.verdict import Verdict
 
 from .search_helpers import CORPUS, FakeProbe, failing, harness_verdict, heldout, search

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.cases import Case
-from pytest_hwrepair.loading import load_case
+from pytest_hwrepair.cases.case import Case
+from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import OracleContext
-from pytest_hwrepair.oracles.rtl import RtlEquivOracle
-from pytest_hwrepair.probe import HarnessProbe, ProbeError
-from pytest_hwrepair.probe_cpu import CountingSandbox
+from pytest_hwrepair.oracles.rtl.oracle import RtlEquivOracle
+from pytest_hwrepair.run.probe import HarnessProbe, ProbeError
+from pytest_hwrepair.run.probe_cpu import CountingSandbox
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.local import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category
 
 from .search_helpers import CORPUS, HELDOUT, harness_verdict, heldout, search
@@ -70,7 +70,7 @@ SEARCH_SCRIPT = textwrap.dedent("""
     import sys
     from pathlib import Path
     sys.path.insert(0, {tests!r})
-    from pytest_hwrepair.loading import load_case
+    from pytest_hwrepair.cases.load import load_case
     from tests.search_helpers import search
     case = load_case(Path({case!r}))  # the harness reads the case; the search starts after the marker
     assert case.digest  # as at collection: each sample's key reads the case file before any fixer runs

@@ -9,13 +9,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_hwrepair.bugstats import BugStats, Columns, correct_at_k
-from pytest_hwrepair.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
+from pytest_hwrepair.controller import grouped as board_grouped
+from pytest_hwrepair.controller import table_row as board_row
 from pytest_hwrepair.report.stats import bootstrap_mean
 from pytest_hwrepair.report.tables import grouped
 from pytest_hwrepair.report.tables import table_row as report_row
-from pytest_hwrepair.scoreboard import grouped as board_grouped
-from pytest_hwrepair.scoreboard import table_row as board_row
+from pytest_hwrepair.results.bugstats import BugStats, Columns, correct_at_k
+from pytest_hwrepair.results.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
 
 KS = (1, 2, 5)
 CATEGORIES = ("pass", "test_fail", "compile_fail", "timeout")
@@ -102,7 +102,7 @@ def test_a_report_row_is_its_definition(stats: tuple[BugStats, ...]) -> None:
 def test_grouped_report_rows_follow_the_bug_rows_order() -> None:
     # The columns are the stats' and the keys the rows': the same bugs in the same order (bug_rows).
     from pytest_hwrepair.report.tables import bug_rows
-    from pytest_hwrepair.tally import Tally
+    from pytest_hwrepair.results.tally import Tally
 
     from .report_helpers import record
 
@@ -142,7 +142,7 @@ def test_the_columns_over_any_subset_are_the_bugs_own_values(stats: tuple[BugSta
 def test_a_tallys_stats_are_the_dataclass_its_fields_make() -> None:
     import dataclasses
 
-    from pytest_hwrepair.tally import Tally
+    from pytest_hwrepair.results.tally import Tally
 
     from .report_helpers import record
 
@@ -156,8 +156,8 @@ def test_a_tallys_stats_are_the_dataclass_its_fields_make() -> None:
 
 
 def test_a_summary_from_the_callers_columns_is_the_summary() -> None:
-    from pytest_hwrepair.scoreboard import summary_of
-    from pytest_hwrepair.tally import Tally
+    from pytest_hwrepair.controller import summary_of
+    from pytest_hwrepair.results.tally import Tally
 
     from .report_helpers import record
 
@@ -171,7 +171,7 @@ def test_a_summary_from_the_callers_columns_is_the_summary() -> None:
 def test_a_bugs_point_holds_its_rows_values() -> None:
     from pytest_hwrepair.report.build import parse_class_map
     from pytest_hwrepair.report.tables import BugPoint, bug_points, bug_rows
-    from pytest_hwrepair.tally import Tally
+    from pytest_hwrepair.results.tally import Tally
 
     from .report_helpers import record
 

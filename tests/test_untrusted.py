@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.untrusted import UntrustedFileError, cap_text, read_untrusted
+from pytest_hwrepair.sandbox.untrusted import UntrustedFileError, cap_text, read_untrusted
 
 
 def test_regular_file_is_read(tmp_path: Path) -> None:

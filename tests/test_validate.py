@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytest_hwrepair.loading import load_case
-from pytest_hwrepair.oracles.cuda_checks import NO_DEVICE
-from pytest_hwrepair.run import SampleResult
-from pytest_hwrepair.validate import BugCheck, judge
+from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.oracles.cuda.checks import NO_DEVICE
+from pytest_hwrepair.run.runner import SampleResult
+from pytest_hwrepair.strength.selfcheck import BugCheck, judge
 from pytest_hwrepair.verdict import Category, Verdict
 
 from .conftest import DUMP_C, DUMP_TOML, SUM_C, SUM_TOML, write_case

@@ -10,10 +10,18 @@ from types import SimpleNamespace
 
 import pytest
 
-from pytest_hwrepair.remote import ARTIFACTS, Receiver, configure_node, is_remote, pack, worker_run_dir
-from pytest_hwrepair.results import RunDir, finished_of
+from pytest_hwrepair.results.rundir import RunDir, finished_of
 from pytest_hwrepair.sandbox.slots import Slots
-from pytest_hwrepair.workers import with_worker_defaults, worker_count
+from pytest_hwrepair.workers import (
+    ARTIFACTS,
+    Receiver,
+    configure_node,
+    is_remote,
+    pack,
+    with_worker_defaults,
+    worker_count,
+    worker_run_dir,
+)
 
 from .report_helpers import record
 
@@ -128,7 +136,7 @@ def test_wait_exit_returns_once_the_child_ends_and_reports_a_timeout() -> None:
     import subprocess
     import sys
 
-    from pytest_hwrepair.process import wait_exit
+    from pytest_hwrepair.sandbox.process import wait_exit
     quick = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
     assert wait_exit(quick, 30) and quick.returncode == 3
     slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])

@@ -15,7 +15,7 @@ from typing import Any
 
 from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, FixerUnavailable, RepairTask, Usage
 from .control import NoopFixer, ReferenceFixer, ReplayFixer
-from .search_probe import ProbeFactory, SuiteProbe
+from .search.probe import ProbeFactory, SuiteProbe
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 
@@ -37,8 +37,8 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    from .agent import AgentOptions, agent_sandbox
-    from .command import CommandFixer
+    from .agent.command import CommandFixer
+    from .agent.sandbox import AgentOptions, agent_sandbox
 
     options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
     return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate, options,
@@ -46,19 +46,19 @@ def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
 
 
 def _claude(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .llm import make_model_fixer
+    from .llm.fixer import make_model_fixer
 
     return make_model_fixer("claude", arg, ctx)
 
 
 def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .llm import make_model_fixer
+    from .llm.fixer import make_model_fixer
 
     return make_model_fixer("openai", arg, ctx)
 
 
 def _search(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .search import SearchFixer, parse_options
+    from .search.fixer import SearchFixer, parse_options
 
     return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..settings import Settings
 
 if TYPE_CHECKING:
-    from .search_probe import ProbeFactory
+    from .search.probe import ProbeFactory
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..results import RunDir, SampleRecord
-from ..untrusted import read_optional
+from ..results.rundir import RunDir, SampleRecord
+from ..sandbox.untrusted import read_optional
 from .base import Candidate, FixerError, FixerUnavailable, RepairTask
 
 GoldenLookup = Callable[[RepairTask], dict[str, str]]  # the known-good visible files of a task's case

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..sandbox import make_sandbox
 from ..settings import Settings
-from ..validate import BugCheck, validate
+from ..strength.selfcheck import BugCheck, validate
 from .base import Reason
 
 # validate's rejection reasons (their leading words) and what an import log calls them.

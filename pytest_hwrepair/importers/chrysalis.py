@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..validate import BugCheck
+from ..strength.selfcheck import BugCheck
 from .base import Entry, ImportReport, Reason, Status, prepare_out, write_case, write_report
 from .check import rejection_reason, two_sided
 from .chrysalis_locate import Edit, dedupe, locate

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..domains import HLS_BUG_TYPES
+from ..cases.domains import HLS_BUG_TYPES
 from .base import Entry, ImporterError, Reason, Status
 
 # Chrysalis suite folder -> the suite name used here (and in selection lists).

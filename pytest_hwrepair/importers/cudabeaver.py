@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..domains import CUDA_BUCKETS
+from ..cases.domains import CUDA_BUCKETS
 from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, read_text, write_case, write_report
 
 SUITE_DIR = "cudabeaver"

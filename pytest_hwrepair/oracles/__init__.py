@@ -8,15 +8,17 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from ..cases import Case
+from ..cases.case import Case
 from .base import Oracle, OracleContext, OracleKind, OracleOptions
 
 # The built-in kinds by name: the module defining each, imported when a case names the kind (a corpus of one
 # domain does not import the other domains' oracles; tests check each module defines the kind named here).
 BUILTIN_MODULES: dict[str, tuple[str, str]] = {
-    "exit-code": ("hls", "EXIT_CODE"), "output-diff": ("hls", "OUTPUT_DIFF"), "rtl-lint": ("rtl", "RTL_LINT"),
-    "rtl-sim": ("rtl", "RTL_SIM"), "rtl-equiv": ("rtl", "RTL_EQUIV"), "cuda": ("cuda", "CUDA"),
-    "hls-diff": ("hls_diff", "HLS_DIFF"), "cuda-diff": ("cuda_diff", "CUDA_DIFF"), "rtl-repo": ("rtl_repo", "RTL_REPO"),
+    "exit-code": ("hls.oracle", "EXIT_CODE"), "output-diff": ("hls.oracle", "OUTPUT_DIFF"),
+    "rtl-lint": ("rtl.oracle", "RTL_LINT"), "rtl-sim": ("rtl.oracle", "RTL_SIM"),
+    "rtl-equiv": ("rtl.oracle", "RTL_EQUIV"),
+    "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.diff", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
+    "rtl-repo": ("rtl.repo_tests", "RTL_REPO"),
 }
 
 

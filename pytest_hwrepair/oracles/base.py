@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ..cases import Bug, Case, OracleSpec, StrongSpec
+from ..cases.case import Bug, Case, OracleSpec, StrongSpec
 from ..sandbox import scratch
 from ..sandbox.base import Execution, Limits, Sandbox
 from ..settings import Settings

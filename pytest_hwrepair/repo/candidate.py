@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..untrusted import UntrustedFileError, read_untrusted
+from ..sandbox.untrusted import UntrustedFileError, read_untrusted
 from .load import RepoParts, is_hdl
 from .patch import PatchError, apply, changed_paths, check_path, parse, write
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..cases import Bug, Case, CaseModel, OracleSpec, describe
+from ..cases.case import Bug, Case, CaseModel, OracleSpec, describe
 from ..verdict import CaseError
 from .patch import PatchError, apply, changed_paths, check_path, parse, reverse
 from .schema import RepoBug, RepoCaseModel, RepoTest, case_file_schema, unknown_keys

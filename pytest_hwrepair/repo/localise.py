@@ -36,7 +36,7 @@ class Tier(enum.StrEnum):
 def module_spans(text: str) -> list[tuple[str, int, int]]:
     """(name, first line, last line) of every module, 0-based and inclusive; comments never count."""
     # Imported here: the oracles package imports the repository oracle, which imports this module.
-    from ..oracles.rtl_preflight import strip_comments
+    from ..oracles.rtl.preflight import strip_comments
 
     code = strip_comments(text)
     spans: list[tuple[str, int, int]] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..cases import Case
+from ..cases.case import Case
 from ..fixers.base import Candidate
 from ..oracles.base import Judge, TreeAttempt
 from ..verdict import Category, Verdict

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Any
 
-from ..cases import Case
+from ..cases.case import Case
 from ..verdict import Verdict
 from .load import RepoParts, is_hdl
 from .localise import Gold, Tier, module_spans

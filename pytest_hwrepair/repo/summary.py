@@ -13,8 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..metrics import mean, mean_pass_at_k
-from ..results import SampleRecord
+from ..results.metrics import mean, mean_pass_at_k
+from ..results.rundir import SampleRecord
 from .stages import Stage
 
 MEASURES = ("file_precision", "file_recall", "module_precision", "module_recall")

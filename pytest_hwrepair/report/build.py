@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..bugstats import Columns
-from ..scoreboard import summary_of
+from ..controller import summary_of
+from ..results.bugstats import Columns
 from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
 from .load import Merged

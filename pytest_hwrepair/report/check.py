@@ -5,8 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..bugstats import View
-from ..results import SampleRecord
+from ..results.bugstats import View
+from ..results.rundir import SampleRecord
 from ..verdict import Category, RepairProtocol
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -87,7 +87,7 @@ def record_view(d: Any) -> tuple[View, Any] | None:
     except (ValueError, TypeError, KeyError):
         return None
     check_record(r)
-    from ..bugstats import view_of
+    from ..results.bugstats import view_of
 
     return view_of(r), r
 

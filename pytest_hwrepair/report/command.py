@@ -78,7 +78,7 @@ def _renderers() -> dict[str, Callable[[Report], str]]:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ..scoreboard import summary_of
+    from ..controller import summary_of
     from .build import build_report, parse_class_map
     from .load import RecordError, load_runs, merge
 

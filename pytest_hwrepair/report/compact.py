@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..results import SampleRecord, read_records
+from ..results.rundir import SampleRecord, read_records
 
 # Fields whose values repeat across records (few distinct values in a run).
 SHARED = ("run", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome", "category",

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..terminal import render as render_summary
-from ..terminal import table
 from .card import card_lines, card_stack
 from .model import Report
 from .sections import sections
+from .terminal import render as render_summary
+from .terminal import table
 
 
 def render_text(report: Report) -> str:

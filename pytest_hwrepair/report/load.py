@@ -13,8 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..results import RunDir, SampleRecord, finished_of
-from ..tally import Tally
+from ..results.rundir import RunDir, SampleRecord, finished_of
+from ..results.tally import Tally
 from .check import RecordError, check_record
 from .compact import read_compact
 from .stream import Scan, merge_scans, scan

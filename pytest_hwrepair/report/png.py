@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..process import kill_group
+from ..sandbox.process import kill_group
 
 # Flags for a Chromium that touches nothing outside its own fresh profile and asks the network nothing.
 CHROMIUM_FLAGS = ("--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..results import SampleRecord
-from ..untrusted import UntrustedFileError, read_untrusted, truncation_marker
+from ..results.rundir import SampleRecord
+from ..sandbox.untrusted import UntrustedFileError, read_untrusted, truncation_marker
 from .load import Merged
 
 # field -> (artifact file names tried in order, characters kept)

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..bugstats import View
-from ..results import decode_line
-from ..tally import Tally
+from ..results.bugstats import View
+from ..results.rundir import decode_line
+from ..results.tally import Tally
 from .check import RecordError, record_view
 
 DECIDED = ("passed", "failed")

@@ -18,9 +18,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, cast
 
-from ..bugstats import BugStats, Columns, pick
-from ..metrics import mean_of, pass_at_k
-from ..tally import Tally
+from ..results.bugstats import BugStats, Columns, pick
+from ..results.metrics import mean_of, pass_at_k
+from ..results.tally import Tally
 from .model import BugRow, Estimate, TableRow
 from .stats import bootstrap_mean
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..settings import Settings, SettingsError
 from .base import Execution, Limits, Sandbox
-from .local import LocalSandbox
+from .local.sandbox import LocalSandbox
 from .slots import Slots
 
 
@@ -20,7 +20,7 @@ def _local(settings: Settings, run_dir: Path) -> Sandbox:
 
 
 def _docker(settings: Settings, run_dir: Path) -> Sandbox:
-    from .docker import DockerSandboxError, docker_sandbox  # the Docker SDK is an optional dependency
+    from .docker.sandbox import DockerSandboxError, docker_sandbox  # the Docker SDK is an optional dependency
 
     try:
         return docker_sandbox(run_dir.name, slots_for(settings, run_dir), settings.docker_mode, settings.docker_cpus,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .base import BatchSandbox, Command, Execution, Limits, Sandbox
-from .transfer import copy_tree, move_inside, unlink_inside
+from .local.transfer import copy_tree, move_inside, unlink_inside
 
 SNAPSHOT = "{}.workspace"  # under `kept`: the workspace after the N-th command, when it is marked `snapshot`
 

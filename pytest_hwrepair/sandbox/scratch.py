@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from .transfer import remove
+from .local.transfer import remove
 
 OWNER_PREFIX = "hwrepair-owner-"
 LOCK = ".owner.lock"

@@ -1,0 +1,111 @@
+"""Loading a case file: the generic schema, then its domain's rules and its oracle kinds' own specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from tomllib import TOMLDecodeError
+from tomllib import loads as toml_loads
+from typing import Any, Union
+
+from pydantic import ValidationError, create_model
+
+from ..oracles import kind_of, oracle_kinds
+from ..verdict import CaseError
+from .case import Case, CaseModel, OracleSpec, StrongSpec, check_unknown, describe, inject, read_files
+from .domains import DOMAINS
+
+
+def load_case(path: Path, *, strict: bool = False) -> Case:
+    """Parse, validate and read every file a case names; raises CaseError with one line."""
+    raw = _read_toml(path)
+    if raw.get("kind") == "repo":  # a repository case: its own sub-model and loader (DESIGN §3)
+        from ..repo.load import load_repo_case
+
+        return load_repo_case(path, raw, strict=strict)
+    try:
+        model = CaseModel.model_validate(raw)
+    except ValidationError as exc:
+        raise CaseError(f"{path}: {describe(exc, raw)}") from None
+    problem = _domain_problem(model)
+    if problem:
+        raise CaseError(f"{path}: {problem}")
+    model = model.model_copy(update=_typed_oracles(path, model, raw))
+    for name, field in model.oracle.case_files("oracle"):
+        if name in (*model.sources, *model.data):
+            raise CaseError(f"{path}: {field}: {name!r} is also a source or data file; the expected output "
+                            "must never be copied into the workspace")
+    check_unknown(path, model, strict)
+    case = Case(path, model, read_files(path, model))
+    for bug in model.bug:
+        inject(case, bug)
+    return case
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return toml_loads(path.read_text(encoding="utf-8"))
+    except TOMLDecodeError as exc:
+        raise CaseError(f"{path}: TOML syntax: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CaseError(f"{path}: cannot read: {exc}") from None
+
+
+def _domain_problem(model: CaseModel) -> str | None:
+    domain = DOMAINS.get(model.domain)
+    if domain is None:
+        return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
+    # The named kind alone is looked up (its module imported); every kind only to say which are allowed.
+    kind = kind_of(model.oracle.kind)
+    if kind is None or not kind.suite or model.domain not in kind.domains:
+        kinds = [k.name for k in oracle_kinds().values() if k.suite and model.domain in k.domains]
+        return f"oracle.kind: {model.oracle.kind!r} is not one of {', '.join(kinds)} for domain {model.domain}"
+    strong = model.strong_oracle
+    if strong is not None:
+        kind = kind_of(strong.kind)
+        if kind is None or not kind.strong or model.domain not in kind.domains:
+            allowed = [k.name for k in oracle_kinds().values() if k.strong and model.domain in k.domains]
+            return (f"strong_oracle.kind: {strong.kind!r} is not one of {', '.join(allowed) or '(none installed)'} "
+                    f"for domain {model.domain}")
+    if domain.requires_spec and model.spec is None:
+        return f"spec: required for {model.domain} cases"
+    return next((p for p in (domain.bug_problem(bug) for bug in model.bug) if p), None)
+
+
+def _typed_oracles(path: Path, model: CaseModel, raw: dict[str, Any]) -> dict[str, Any]:
+    """The `[oracle]` and `[strong_oracle]` tables validated by their kinds' own spec models."""
+    suite = kind_of(model.oracle.kind)
+    assert suite is not None  # _domain_problem found it
+    update: dict[str, Any] = {"oracle": _validate(path, suite.spec, raw, "oracle")}
+    if model.strong_oracle is not None:
+        strong = kind_of(model.strong_oracle.kind)
+        assert strong is not None
+        update["strong_oracle"] = _validate(path, strong.strong_spec, raw, "strong_oracle")
+    return update
+
+
+def _validate(path: Path, spec: type[OracleSpec] | type[StrongSpec], raw: dict[str, Any], table: str) -> Any:
+    body = raw.get(table) or {}
+    try:
+        return spec.model_validate(body)
+    except ValidationError as exc:
+        raise CaseError(f"{path}: {describe(exc, body, table)}") from None
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of `case.toml` (printed by `hwrepair schema`): a design case with every installed oracle
+    kind's spec, or a repository case."""
+    kinds = oracle_kinds().values()
+    suite: Any = Union[tuple(dict.fromkeys(k.spec for k in kinds if k.suite))]  # noqa: UP007 (built at run time)
+    strong: Any = Union[tuple(dict.fromkeys(k.strong_spec for k in kinds if k.strong))]  # noqa: UP007
+    published = create_model("CaseFile", __base__=CaseModel, oracle=(suite, ...), strong_oracle=(strong | None, None))
+    schema: dict[str, Any] = published.model_json_schema(by_alias=True)
+    # Unknown keys are rejected under strict (and warned about otherwise): publish the strict form.
+    for node in [schema, *schema.get("$defs", {}).values()]:
+        if node.get("type") == "object":
+            node["additionalProperties"] = False
+    from ..repo.schema import case_file_schema
+
+    return case_file_schema(schema)
+
+
+__all__ = ["json_schema", "load_case"]

@@ -1,0 +1,127 @@
+"""`cmd:COMMAND`: an external agent edits a copy of the workspace in place, inside the sandbox."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from ...repo.candidate import CandidateError, workspace_diff
+from ...sandbox import scratch
+from ...sandbox.base import Execution, Sandbox
+from ...sandbox.untrusted import UntrustedFileError, read_untrusted
+from ..base import Candidate, FixerError, FixerTimeout, RepairTask
+from .sandbox import AgentOptions, inner_workspace
+
+TASK_FILE = "task.json"
+TARGET_CAP = 4 << 20
+# The agent's command runs through the shell: placeholders become shell words that the sandbox's
+# own paths fill in, so the same command works wherever the sandbox puts the workspace.
+PLACEHOLDERS = {"task": '"$HWREPAIR_TASK"', "workspace": '"$HWREPAIR_WORKSPACE"'}
+PRELUDE = 'HWREPAIR_TASK="$HWREPAIR_WORKSPACE/task.json"; export HWREPAIR_TASK; '
+
+
+class CommandFixer:
+    """Runs COMMAND in a sandboxed workspace holding the buggy files, the oracle assets and `task.json`.
+
+    Placeholders: {task} (path of task.json), {workspace}, {target}, {sample}, {attempt}.
+    The changed target file is the candidate (a repository task: every change, as a diff); stdout and
+    stderr are kept as logs.
+    """
+
+    deterministic = False
+
+    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None] | None = None,
+                 options: AgentOptions | None = None, sandbox: Callable[[], Sandbox] | None = None) -> None:
+        self.command = command
+        self.timeout = timeout
+        self.populate = populate
+        self.options = options or AgentOptions()
+        self.name = f"cmd:{command}"
+        self.config = {"fixer": "cmd", "command": command}
+        self._make_sandbox = sandbox
+        self._sandbox: Sandbox | None = None
+
+    @property
+    def sandbox(self) -> Sandbox:
+        if self._sandbox is None:
+            if self._make_sandbox is None:
+                from ...sandbox.local.sandbox import LocalSandbox
+
+                self._sandbox = LocalSandbox(None)
+            else:
+                self._sandbox = self._make_sandbox()
+        return self._sandbox
+
+    def argv(self, task: RepairTask) -> str:
+        try:
+            return PRELUDE + self.command.format(**PLACEHOLDERS, target=shlex.quote(task.target), sample=task.sample,
+                                                 attempt=task.attempt)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise FixerError(f"cmd: {self.command!r}: bad placeholder {exc} (known: {{task}} {{workspace}} "
+                             "{target} {sample} {attempt})") from None
+
+    def repair(self, task: RepairTask) -> Candidate:
+        with scratch.directory("hwrepair-agent-") as tmp:
+            ws = tmp / "workspace"
+            ws.mkdir()
+            self._lay_out(ws, task)
+            start = time.monotonic()
+            ex = self.sandbox.run(ws, self.argv(task), timeout=self.timeout, limits=self.options.limits(task.domain))
+            latency = time.monotonic() - start
+            logs = {"agent.stdout": ex.stdout, "agent.stderr": ex.stderr, "agent.status": _status(ex)}
+            if ex.timed_out:
+                raise FixerTimeout(f"the agent did not finish within {self.timeout:g}s (killed with everything "
+                                   "it started)", Candidate(parsed=False, latency=latency, logs=logs, raw=ex.stdout))
+            if ex.returncode != 0:
+                tail = ex.stderr.strip().splitlines()[-3:]
+                raise FixerError(f"the agent failed ({_status(ex)})" + (f": {' | '.join(tail)[:300]}" if tail else ""))
+            return self._candidate(ws, task, latency, logs, ex.stdout)
+
+    def _lay_out(self, ws: Path, task: RepairTask) -> None:
+        if self.populate is not None:
+            self.populate(ws, task)
+        for name, text in task.files.items():
+            (ws / name).parent.mkdir(parents=True, exist_ok=True)
+            (ws / name).write_text(text, encoding="utf-8")
+        inside = inner_workspace(self.sandbox)
+        (ws / TASK_FILE).write_text(json.dumps({**task.to_json(), "workspace": inside}, indent=2), encoding="utf-8")
+
+    def _candidate(self, ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+        if task.issue is not None:  # a repository task: whatever the agent changed, as a diff
+            return _repository_candidate(ws, task, latency, logs, raw)
+        try:
+            got = read_untrusted(ws, task.target, TARGET_CAP)
+        except FileNotFoundError:
+            return Candidate(parsed=False, parse_error=f"the agent removed {task.target}", latency=latency,
+                             logs=logs, raw=raw)
+        except (UntrustedFileError, OSError) as exc:
+            return Candidate(parsed=False, parse_error=f"the agent left {task.target} unreadable: {exc}",
+                             latency=latency, logs=logs, raw=raw)
+        if got.truncated:
+            return Candidate(parsed=False, parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes",
+                             latency=latency, logs=logs, raw=raw)
+        return Candidate(files={task.target: got.text}, latency=latency, logs=logs, raw=raw)
+
+
+def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+    try:
+        diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file, ignored
+    except CandidateError as exc:
+        return Candidate(parsed=False, parse_error=f"the agent's workspace: {exc}", latency=latency, logs=logs,
+                         raw=raw)
+    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
+    return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
+
+
+def _status(ex: Execution) -> str:
+    if ex.timed_out:
+        return "timeout"
+    if ex.signal is not None:
+        return f"killed by signal {ex.signal}"
+    return f"exit {ex.returncode}"
+
+
+__all__ = ["CommandFixer"]

@@ -1,0 +1,268 @@
+"""`claude[:MODEL]` and `openai[:MODEL]`: model fixers with retries, a shared limit, a cache, costs and batches."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import ssl
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from ...repo.extract import extract_repository
+from ...sandbox.slots import Slots
+from ...settings import Settings
+from ..base import Candidate, FixerContext, FixerError, RepairTask
+from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
+from .anthropic import AnthropicApi
+from .api import Api, ApiError, Reply, Sampling
+from .batch import BatchRunner
+from .budget import CostLedger
+from .cache import ResponseCache, request_key
+from .extract import code_blocks, extract
+from .http import Caller, RetryPolicy
+from .openai import DEFAULT_BASE_URL as OPENAI_URL
+from .openai import OpenAIApi
+from .pricing import Price, PriceTable
+from .prompts import Templates, output_budget, transcript
+
+
+@functools.cache
+def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    """httpx's default certificate verification (SSL_CERT_FILE, SSL_CERT_DIR, else certifi's bundle), made once
+    per process and per setting: loading the bundle takes tens of milliseconds, and a fork server's workers
+    share the one it made."""
+    return httpx.create_ssl_context()
+
+
+@dataclass(frozen=True)
+class Provider:
+    """What differs between `claude` and `openai` before the wire format."""
+
+    kind: str
+    key_env: str
+    url_env: str
+    default_url: str
+    make: Callable[[str, str | None], Api]
+    key_optional_with_url: bool
+
+
+PROVIDERS = {
+    "claude": Provider("claude", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ANTHROPIC_URL, AnthropicApi, False),
+    # vLLM, Ollama and other local servers need no key: with a base URL of its own, the key is optional.
+    "openai": Provider("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", OPENAI_URL, OpenAIApi, True),
+}
+
+
+@dataclass(frozen=True)
+class Paths:
+    run_dir: Path
+    cache_dir: Path
+
+
+class ModelFixer:
+    """Asks a chat model for the complete target file; one instance per `--fixer` value and process."""
+
+    deterministic = False
+
+    def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
+                 prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
+                 label: str = "") -> None:
+        self.api, self.model, self.settings, self.templates = api, model, settings, templates
+        self.kind = "claude" if api.provider == "anthropic" else "openai"
+        self.name = f"{self.kind}:{model}"
+        self.label = label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
+        self.price: Price | None = prices.lookup(model)
+        self.extra: dict[str, Any] = json.loads(settings.request_extra) if settings.request_extra else {}
+        self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
+                       "top_p": settings.top_p, "max_tokens": settings.max_tokens, "extra": self.extra,
+                       "prompt": templates.digest}
+        self.cache = ResponseCache(paths.cache_dir / "responses", api.provider, enabled=not settings.no_cache)
+        self.slots = Slots(paths.cache_dir / "slots" / f"{api.provider}-{settings.max_concurrency}",
+                           settings.max_concurrency)
+        self.ledger = CostLedger(paths.run_dir, settings.cost_limit)
+        self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
+        self.paths = paths
+        self.pending = pending
+        self._client: httpx.Client | None = None
+        self._batch: BatchRunner | None = None
+        self._lock = threading.Lock()  # the client and the requests started ahead, shared with their threads
+        self._ahead: dict[str, Future[Candidate]] = {}
+
+    # ------------------------------------------------------------ requests
+
+    def sampling(self, task: RepairTask) -> Sampling:
+        return Sampling(max_tokens=self.settings.max_tokens or output_budget(task),
+                        temperature=self.settings.temperature, top_p=self.settings.top_p, seed=task.seed,
+                        extra=self.extra)
+
+    def request(self, task: RepairTask) -> tuple[str, dict[str, Any], str]:
+        """(cache key, request body, prompt transcript) of one task."""
+        messages = self.templates.messages(task)
+        body = self.api.body(self.model, messages, self.sampling(task))
+        # The endpoint is part of the key: a test server's or another host's answers never stand in for the API's.
+        endpoint = f"{self.api.provider} {self.api.base}"
+        return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
+
+    def caller(self) -> Caller:
+        with self._lock:
+            if self._client is None:
+                timeout = httpx.Timeout(self.settings.request_timeout,
+                                        connect=min(30.0, self.settings.request_timeout))
+                self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"},
+                                            verify=tls_context(os.environ.get("SSL_CERT_FILE"),
+                                                               os.environ.get("SSL_CERT_DIR")))
+            return Caller(self._client, self.name, self.policy)
+
+    def prefetch(self, task: RepairTask) -> None:
+        """Start `task`'s live request now, on a thread of its own (ahead.py: the next item's, while this one is
+        judged); `repair(task)` then waits for it. Nothing starts in batch mode or for an answer already cached;
+        the request holds a concurrency slot and passes the cost limit check like any other."""
+        if self.settings.batch:
+            return
+        key, body, prompt = self.request(task)
+        if self.cache.get(key) is not None:
+            return
+        with self._lock:
+            if key in self._ahead:
+                return
+            future: Future[Candidate] = Future()
+            self._ahead[key] = future
+
+        def fetch() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(self.call(task, key, body, prompt))
+            except BaseException as exc:  # handed to `repair`, which raises it as its own
+                future.set_exception(exc)
+
+        # A daemon: a run that stops early never waits for an answer nobody will read.
+        threading.Thread(target=fetch, name="hwrepair-ahead", daemon=True).start()
+
+    # ------------------------------------------------------------ the seam
+
+    def repair(self, task: RepairTask) -> Candidate:
+        key, body, prompt = self.request(task)
+        with self._lock:
+            ahead = self._ahead.pop(key, None)
+        if ahead is not None:
+            return ahead.result()
+        if self.settings.batch:
+            served = self.batch().serve(task, key)
+            if served is not None:
+                response, cost = served
+                return self.candidate(task, response, prompt, cost=cost, batch=True)
+        entry = self.cache.get(key)
+        if entry is not None:
+            return self.candidate(task, entry["response"], prompt, cached=True)
+        if self.settings.batch:
+            self.batch().missing(task, key)
+        return self.call(task, key, body, prompt)
+
+    def call(self, task: RepairTask, key: str, body: dict[str, Any], prompt: str) -> Candidate:
+        """One live request under a concurrency slot, after the cost limit check."""
+        with self.slots.acquire():
+            self.ledger.check()
+            caller = self.caller()
+            start = time.monotonic()
+            try:
+                response = self.api.send(caller, body)
+            except FixerError as exc:
+                raise ApiError(str(exc), dict(caller.retries)) from None
+            latency = time.monotonic() - start
+            cost = self.cost(self.api.parse(response))
+            self.ledger.add(cost)
+        self.cache.put(key, {"response": response, "model": self.model, "cost_usd": cost})
+        return self.candidate(task, response, prompt, cost=cost, latency=latency, retries=dict(caller.retries))
+
+    def cost(self, reply: Reply, *, batch: bool = False) -> float:
+        return self.price.cost(reply.usage, batch=batch) if self.price else 0.0
+
+    def candidate(self, task: RepairTask, response: dict[str, Any], prompt: str, *, cost: float = 0.0,
+                  latency: float = 0.0, cached: bool = False, batch: bool = False,
+                  retries: dict[str, int] | None = None) -> Candidate:
+        reply = self.api.parse(response)
+        if task.issue is not None:  # a repository answer: a diff or several whole files
+            repo = extract_repository(reply.text, task.files, code_blocks(reply.text), reply.truncated)
+            files, diff, ok, error, how = repo.files, repo.diff, repo.ok, repo.error, repo.how
+        else:
+            found = extract(reply.text, task.target, task.files.get(task.target, ""), tuple(task.files),
+                            reply.truncated)
+            files = {task.target: found.text} if found.text is not None else {}
+            diff, ok, error, how = found.diff, found.ok, found.error, found.how
+        info = {"model": self.model, "stop": reply.stop, "usage": reply.usage.to_json(), "cached": cached,
+                "batch": batch, "extraction": how or error, "cost_usd": round(cost, 6)}
+        return Candidate(files=files, diff=diff,
+                         raw=reply.text, prompt=prompt, usage=reply.usage, cost_usd=cost, latency=latency,
+                         parsed=ok, parse_error=error, cached=cached, retries=retries or {},
+                         logs={"reply.json": json.dumps(info, indent=2, sort_keys=True)})
+
+    def batch(self) -> BatchRunner:
+        if self._batch is None:
+            self._batch = BatchRunner(self)
+        return self._batch
+
+
+# ---------------------------------------------------------------- factories
+
+
+def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixer:
+    """Build a model fixer, or raise FixerError (a usage error) for a missing key or a bad option."""
+    settings = ctx.settings
+    provider = PROVIDERS[kind]
+    model = arg or (settings.claude_model if kind == "claude" else settings.openai_model)
+    base_url = settings.base_url or os.environ.get(provider.url_env) or provider.default_url
+    key_env = settings.api_key_env or provider.key_env
+    api_key = os.environ.get(key_env) or None
+    custom_url = base_url.rstrip("/") != provider.default_url
+    if api_key is None and not (provider.key_optional_with_url and custom_url):
+        raise FixerError(f"--fixer {kind}: no API key: set {key_env}"
+                         + ("" if settings.api_key_env else " or name another variable with --hwrepair-api-key-env"))
+    check_options(settings)
+    prices = PriceTable.load(settings.prices)
+    if settings.cost_limit is not None and prices.lookup(model) is None:
+        raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
+                         "give one with --hwrepair-prices FILE")
+    if prices.lookup(model) is None:
+        warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
+                      "(give one with --hwrepair-prices FILE)", stacklevel=2)
+    return ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
+                      templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
+                      label=ctx.label or kind)
+
+
+def check_options(settings: Settings) -> None:
+    """Values the Settings types cannot check: one line naming the option and what is allowed."""
+    if settings.batch and settings.protocol == "iterative":
+        raise FixerError("--hwrepair-batch: batch mode needs the repeated protocol (one request per sample); "
+                         "the iterative protocol asks again after each verdict")
+    if settings.max_concurrency < 1:
+        raise FixerError(f"--hwrepair-max-concurrency: must be at least 1, got {settings.max_concurrency}")
+    if settings.max_retries < 0:
+        raise FixerError(f"--hwrepair-max-retries: must be 0 or more, got {settings.max_retries}")
+    if settings.max_tokens is not None and settings.max_tokens < 1:
+        raise FixerError(f"--hwrepair-max-tokens: must be at least 1, got {settings.max_tokens}")
+    if settings.cost_limit is not None and settings.cost_limit <= 0:
+        raise FixerError(f"--hwrepair-cost-limit: must be above 0 USD, got {settings.cost_limit}")
+    for name in ("retry_delay", "retry_max_wait", "request_timeout", "batch_poll"):
+        if getattr(settings, name) <= 0:
+            raise FixerError(f"--hwrepair-{name.replace('_', '-')}: must be above 0, got {getattr(settings, name)}")
+    if settings.request_extra:
+        try:
+            extra = json.loads(settings.request_extra)
+        except json.JSONDecodeError as exc:
+            raise FixerError(f"--hwrepair-request-extra: not valid JSON: {exc}") from None
+        if not isinstance(extra, dict):
+            raise FixerError("--hwrepair-request-extra: must be a JSON object, e.g. '{\"reasoning_effort\": \"low\"}'")
+
+
+__all__ = ["PROVIDERS", "ModelFixer", "make_model_fixer"]

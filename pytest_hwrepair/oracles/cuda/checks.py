@@ -1,0 +1,233 @@
+"""The cuda oracle's steps that need no sandbox: anti-cheat, device probe, timed runs.
+
+Stdlib only (plus the taxonomy), so the GPU validation script runs the same code as the oracle.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import functools
+import os
+import re
+import shutil
+import statistics
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .classify import Classification, CudaCategory, Stage, StepLog, classify
+from .screen import clean, splice
+
+NO_DEVICE = "no CUDA device: runtime stage skipped (build passed)"
+SUSPECT_SPEEDUP = 10.0
+DEFAULT_PERF_GATE = 0.7
+DEFAULT_TIMING_RUNS = 5
+
+def anti_cheat_violation(source: str, blocked: list[str], required: list[str]) -> str | None:
+    """Why the candidate's own text breaks the task's rules, or None; comments and literals do not count.
+
+    The first of two screens: `cuda_screen` checks the preprocessed code as well.
+    """
+    source = splice(source)
+    code = clean(source)
+    for pattern in blocked:
+        match = re.search(pattern, code, re.MULTILINE)
+        if match is not None:
+            number = code.count("\n", 0, match.start()) + 1
+            line = source.splitlines()[number - 1].strip() if source else ""
+            return f"anti-cheat: blocked pattern {pattern!r} matches line {number}: {line[:120]}"
+    for pattern in required:
+        if re.search(pattern, code, re.MULTILINE) is None:
+            return f"anti-cheat: required pattern {pattern!r} does not occur in the code"
+    return None
+
+
+def missing_requirements(requires: list[str]) -> list[str]:
+    """The libraries a task requires (e.g. "cublas") that this machine does not have."""
+    return [name for name in requires if not _library_found(name)]
+
+
+def _library_found(name: str) -> bool:
+    stem = name.removeprefix("lib")
+    if ctypes.util.find_library(stem):
+        return True
+    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
+    for root in filter(None, roots):
+        for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
+            if any(Path(root, sub).glob(f"lib{stem}.so*")):
+                return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class GpuInfo:
+    """The device timings are taken on: part of the reference-timing cache key."""
+
+    name: str
+    sm: int
+    uuid: str
+    driver: str
+    cuda: str
+
+    @property
+    def lock_name(self) -> str:
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", self.uuid or self.name)
+
+
+def device_present(force: object = None) -> bool:
+    """Whether a CUDA device can run the test: /dev/nvidia* and `nvidia-smi -L`, unless forced."""
+    if force is not None:
+        return bool(force)
+    if not any(Path("/dev").glob("nvidia[0-9]*")):
+        return False
+    out = _tool_output(["nvidia-smi", "-L"])
+    return out is not None and any(line.startswith("GPU ") for line in out.splitlines())
+
+
+@functools.cache
+def probe_gpu() -> GpuInfo:
+    """Name, SM version, UUID and driver of the first visible GPU, and nvcc's release."""
+    cuda = nvcc_release()
+    out = _tool_output(["nvidia-smi", "--query-gpu=index,uuid,name,compute_cap,driver_version",
+                        "--format=csv,noheader"])
+    rows = [[cell.strip() for cell in line.split(",")] for line in (out or "").splitlines() if line.count(",") >= 4]
+    if not rows:
+        return GpuInfo("unknown", 0, "", "", cuda)
+    row = _visible(rows)
+    major, _, minor = row[3].partition(".")
+    sm = int(major) * 10 + int(minor or 0) if major.isdigit() and (minor or "0").isdigit() else 0
+    return GpuInfo(row[2], sm, row[1], row[4], cuda)
+
+
+def _visible(rows: list[list[str]]) -> list[str]:
+    wanted = os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
+    for row in rows:
+        if wanted and (row[0] == wanted or row[1].startswith(wanted)):
+            return row
+    return rows[0]
+
+
+@functools.cache
+def nvcc_release() -> str:
+    out = _tool_output(["nvcc", "--version"]) or ""
+    match = re.search(r"release (\d+\.\d+)", out)
+    return match.group(1) if match else "unknown"
+
+
+def _tool_output(argv: list[str]) -> str | None:
+    if shutil.which(argv[0]) is None:
+        return None
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class TimingStats:
+    """Kernel milliseconds of R timed runs: median and coefficient of variation."""
+
+    runs: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def cv(self) -> float:
+        mean = statistics.fmean(self.runs)
+        return statistics.pstdev(self.runs) / mean if len(self.runs) > 1 and mean > 0 else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {"runs": list(self.runs), "median": self.median, "cv": self.cv}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> TimingStats:
+        runs = data["runs"]
+        assert isinstance(runs, list)
+        return cls(tuple(float(x) for x in runs))
+
+
+def parse_timing(pattern: str, text: str) -> float | None:
+    """The last `Kernel time`-style value the test printed, in ms."""
+    values = re.findall(pattern, text, re.MULTILINE)
+    if not values:
+        return None
+    last = values[-1]
+    try:
+        return float(last[0] if isinstance(last, tuple) else last)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """The outcome of a warm-up run plus R timed runs of one build."""
+
+    classification: Classification
+    log: StepLog
+    timing: TimingStats | None = None
+    failed_run: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.classification.category is CudaCategory.PASSED
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the harness read after a run that exited cleanly: a failure, or the measured time."""
+
+    failure: Classification | None = None
+    ms: float | None = None
+
+
+def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, target: str | None,
+            read: Callable[[], Reading] | None = None) -> Measurement:
+    """A warm-up run that must pass, then `runs` timed runs, each re-checked for correctness.
+
+    With `read`, a run passes only when the harness's own reading of its results does, and the time
+    is the harness's reading too, never a line the test printed.
+    """
+    log = run_once()
+    verdict = classify(log, target)
+    reading = read() if read is not None and verdict.category is CudaCategory.PASSED else Reading()
+    if reading.failure is not None:
+        return Measurement(reading.failure, log)
+    if verdict.category is not CudaCategory.PASSED or timing is None or runs <= 0:
+        return Measurement(verdict, log)
+    times: list[float] = []
+    for index in range(1, runs + 1):
+        log = run_once()
+        verdict = classify(log, target)
+        if verdict.category is not CudaCategory.PASSED:
+            return Measurement(verdict, log, failed_run=index)
+        reading = read() if read is not None else Reading()
+        if reading.failure is not None:
+            return Measurement(reading.failure, log, failed_run=index)
+        value = reading.ms if read is not None else parse_timing(timing, log.text)
+        if value is None or value <= 0:
+            missing = Classification(Stage.RUN, CudaCategory.INTEGRATION, "no_timing",
+                                     "the test recorded no positive kernel time" if read is not None else
+                                     f"the test printed no positive time matching {timing!r}")
+            return Measurement(missing, log, failed_run=index)
+        times.append(value)
+    return Measurement(verdict, log, TimingStats(tuple(times)))
+
+
+def speedup_metrics(reference: TimingStats, candidate: TimingStats, gate: float) -> dict[str, object]:
+    """What the perf gate decided and why: speedup = reference ms / candidate ms."""
+    speedup = reference.median / candidate.median
+    return {
+        "speedup": round(speedup, 4),
+        "perf_gate": gate,
+        "suspect_speedup": speedup > SUSPECT_SPEEDUP,
+        "candidate_ms": candidate.median,
+        "candidate_cv": round(candidate.cv, 4),
+        "candidate_runs_ms": list(candidate.runs),
+        "reference_ms": reference.median,
+        "reference_cv": round(reference.cv, 4),
+        "reference_runs_ms": list(reference.runs),
+    }

@@ -1,0 +1,313 @@
+"""RTL oracles: `rtl-lint`, `rtl-sim` (Tier S) and `rtl-equiv` (Tier F), each behind the same preflight.
+
+Every check works in a scratch bench outside the workspace: `golden.v` holds the case's own sources
+with each declared module renamed `golden_<name>`, `cand/` holds a copy of the candidate's sources.
+A candidate the preflight or lint rejects fails with `lint_fail` (it never ran); a simulation
+mismatch is `test_fail`; a replayed Tier F counterexample is `equiv_fail`.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ...cases.case import Case
+from ...sandbox.base import Sandbox
+from ...sandbox.untrusted import UntrustedFileError, read_untrusted
+from ...verdict import Category, Verdict
+from ..base import OracleContext, OracleKind, scratch_workspace, typed_spec
+from .bench import (
+    GOLDEN_PREFIX,
+    Bench,
+    CandidateMissing,
+    declared_modules,
+    linear,
+    run_steps,
+    stage_bench,
+    verilator_command,
+)
+from .corners import corner_seeds, corner_stimulus, mixed_stimulus
+from .equiv import EquivJob, EquivResult, EquivStatus, check_equivalence, unsupported_constructs
+from .preflight import (
+    Interface,
+    Port,
+    PreflightRejection,
+    check_module_set,
+    check_source_rules,
+    compare_interfaces,
+    module_names,
+    parse_interface,
+)
+from .sim import (
+    SIMULATORS,
+    Contract,
+    Mismatch,
+    SimResult,
+    random_stimulus,
+    replay_stimulus,
+    simulate,
+    testbench,
+    verilog_literal,
+)
+from .spec import RtlSpec
+
+DEFAULT_EQUIV_DEPTH = 32
+LINT_STEPS = ("verilator", "iverilog", "yosys")
+PORTS_CAP = 16 << 20
+
+
+def _read_ports(root: Path) -> str:
+    """yosys's interface dump, written by a sandboxed step: read without following links, capped."""
+    try:
+        return read_untrusted(root, "ports.il", PORTS_CAP).text
+    except (OSError, UntrustedFileError):
+        return ""
+
+
+def equiv_status(verdict: Verdict) -> str | None:
+    """PROVED, COUNTEREXAMPLE, BOUNDED_PASS, UNSUPPORTED or TIMEOUT; None when Tier F did not run."""
+    status = verdict.metrics.get("equiv")
+    return str(status) if status is not None else None
+
+
+def strong_result(verdict: Verdict) -> bool | None:
+    """A Tier F verdict as the `strong` record field: None when the check could not decide."""
+    status = equiv_status(verdict)
+    if status in (EquivStatus.UNSUPPORTED.value, EquivStatus.TIMEOUT.value):
+        return None
+    return verdict.passed
+
+
+def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
+    """Why the golden top cannot be driven under the declared contract (a case error), or None."""
+    inputs = {p.name for p in ports if p.direction == "input"}
+    for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
+        if name is not None and name not in inputs:
+            return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
+    bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
+    if bidirectional:
+        return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
+    return None
+
+
+def contract_of(case: Case) -> str:
+    """The case's simulation contract in one line, for reports."""
+    return Contract.from_spec(typed_spec(case.oracle, RtlSpec)).describe()
+
+
+class RtlOracle:
+    """Stage a bench, run the preflight and lint, then let the subclass judge."""
+
+    stage = "lint"
+
+    def __init__(self, case: Case, ctx: OracleContext) -> None:
+        self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, RtlSpec)
+        self.contract = Contract.from_spec(self.spec)
+        self.modules = declared_modules(case)
+        self.timeout = self.spec.timeout
+
+    def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
+        durations: dict[str, float] = {}
+        with scratch_workspace("hwrepair-rtl-") as root:
+            verdict = self._check(workspace, root, sandbox, durations)
+        metrics = {"contract": self.contract.describe(), **verdict.metrics}
+        return verdict.with_metrics(**metrics).with_durations(durations)
+
+    def _check(self, workspace: Path, root: Path, sandbox: Sandbox, durations: dict[str, float]) -> Verdict:
+        try:
+            bench = stage_bench(self.case, workspace, root)
+        except CandidateMissing as exc:
+            return _reject("files", str(exc))
+        start = time.monotonic()
+        checked = self.preflight(bench, sandbox)
+        durations["lint"] = time.monotonic() - start
+        if isinstance(checked, Verdict):
+            return checked
+        start = time.monotonic()
+        verdict = self.judge(bench, checked[self.spec.top or ""], sandbox)
+        durations[self.stage] = time.monotonic() - start
+        return verdict
+
+    def preflight(self, bench: Bench, sandbox: Sandbox) -> Verdict | Interface:
+        """The golden interface when the candidate passes every static check, else the rejection."""
+        try:
+            for name, text in bench.texts.items():
+                check_source_rules(name, text)
+            check_module_set([m for t in bench.texts.values() for m in module_names(t)], self.modules)
+        except PreflightRejection as exc:
+            return _reject(exc.rule, str(exc))
+        (bench.root / "ports.ys").write_text(f"read_verilog -sv {' '.join(bench.sources)}\nwrite_rtlil ports.il\n",
+                                             encoding="utf-8")
+        ex, ran = run_steps(bench, sandbox, self.lint_steps(bench), linear(LINT_STEPS), timeout=self.timeout,
+                            limits=self.ctx.limits)
+        for tool in LINT_STEPS:
+            step = ran.get(tool)
+            if step is None or step.returncode is None:
+                if ex.timed_out:
+                    return Verdict.fail(Category.TIMEOUT, f"{tool} timed out after {ex.duration:.1f}s",
+                                        log_tail=ex.tail(), metrics={"stage": "lint", "tool": tool})
+                return Verdict.error(f"lint step {tool} did not run: {ex.tail(5)}")
+            if not step.ok:
+                what = "cannot read the design" if tool == "yosys" else "rejects the candidate"
+                return Verdict.fail(Category.LINT_FAIL, f"{tool} {what}: {_first_problem(step.log)}",
+                                    log_tail=step.tail(), metrics={"stage": "lint", "tool": tool})
+        return self.interface(bench)
+
+    def lint_steps(self, bench: Bench) -> dict[str, str]:
+        files = " ".join(shlex.quote(f) for f in bench.candidate)
+        top = shlex.quote(self.spec.top or "")
+        # `--cc` runs the checks of `--lint-only`, which insists on writing /dev/null (not writable in
+        # every sandbox); the generated C++ stays in the bench. Delays (`q <= #1 d`) are ignored, not errors.
+        return {
+            "verilator": f"{verilator_command()} --cc --no-timing -Mdir lintobj --top-module {top} {files}",
+            "iverilog": f"iverilog -g2012 -o lint.vvp -s {top} {files}",
+            "yosys": "yosys -q -s ports.ys",
+        }
+
+    def interface(self, bench: Bench) -> Verdict | Interface:
+        found = parse_interface(_read_ports(bench.root))
+        golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in found.items() if m.startswith(GOLDEN_PREFIX)}
+        missing = [m for m in self.modules if m not in golden]
+        if missing:
+            return Verdict.error(f"{self.case.path}: golden sources do not define module {missing[0]}")
+        problem = contract_problem(self.contract, golden[self.contract.top])
+        if problem is not None:
+            return Verdict.error(f"{self.case.path}: {problem}")
+        try:
+            compare_interfaces(golden, found, self.modules)
+        except PreflightRejection as exc:
+            return _reject(exc.rule, str(exc))
+        return golden
+
+    def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
+        return Verdict.ok("lint clean (verilator, iverilog); modules and ports match the interface",
+                          metrics={"stage": "lint"})
+
+
+class RtlLintOracle(RtlOracle):
+    """`rtl-lint`: decides syntactic repairs; the preflight and lint are the whole check."""
+
+
+class RtlSimOracle(RtlOracle):
+    """`rtl-sim` (Tier S): differential simulation against the golden design under the case's contract."""
+
+    stage = "sim"
+
+    def __init__(self, case: Case, ctx: OracleContext) -> None:
+        super().__init__(case, ctx)
+        self.simulator = ctx.options.simulator
+        if self.simulator not in SIMULATORS:
+            raise ValueError(f"simulator: {self.simulator!r} is not one of {', '.join(SIMULATORS)}")
+
+    def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
+        c = self.contract
+        driven = [p for p in ports if p.direction == "input" and p.name not in (c.clock, c.reset)]
+        stimulus = mixed_stimulus(random_stimulus(c, driven), corner_stimulus(c, driven))
+        tb = testbench(c, ports, stimulus, total=c.reset_cycles + c.cycles, first=c.first_compared)
+        # The corner runs come after the random seeds, so a candidate's first mismatch is found where it was before.
+        seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners)]
+        result = simulate(bench, sandbox, tb, seeds, simulator=self.simulator, timeout=self.timeout,
+                          limits=self.ctx.limits)
+        return sim_verdict(result, seeds, {"stage": "sim", "simulator": self.simulator})
+
+
+def sim_verdict(result: SimResult, seeds: list[int], metrics: dict[str, Any]) -> Verdict:
+    if result.mismatch is not None:
+        m = result.mismatch
+        return Verdict.fail(Category.TEST_FAIL, m.describe(), log_tail=result.tail(),
+                            metrics={**metrics, **m.metrics(), "mismatch": m.describe()})
+    if result.execution.timed_out:
+        stage = "simulation build" if result.run is None else "simulation"
+        return Verdict.fail(Category.TIMEOUT, f"{stage} timed out after {result.execution.duration:.1f}s",
+                            log_tail=result.tail(), metrics=metrics)
+    if result.build is None or not result.build.ok:
+        problem = _first_problem(result.build.log) if result.build else result.execution.tail(3)
+        return Verdict.fail(Category.COMPILE_FAIL, f"simulation build failed: {problem}", log_tail=result.tail(),
+                            metrics=metrics)
+    if result.run is None or not result.run.ok or set(result.completed) != set(seeds):
+        code = result.run.returncode if result.run else None
+        return Verdict.fail(Category.RUNTIME_CRASH, f"simulation stopped early (exit {code})",
+                            log_tail=result.tail(), metrics=metrics)
+    corners = sum(1 for s in seeds if s < 0)
+    runs = f"{len(seeds) - corners} seeds" + (f" and {corners} corner runs" if corners else "")
+    return Verdict.ok(f"outputs match the golden design on {runs}", metrics=metrics)
+
+
+class RtlEquivOracle(RtlOracle):
+    """`rtl-equiv` (Tier F): yosys equivalence; counterexamples count only once replayed in simulation."""
+
+    stage = "equiv"
+
+    def __init__(self, case: Case, ctx: OracleContext) -> None:
+        super().__init__(case, ctx)
+        strong = case.model.strong_oracle
+        # As the strong oracle, the proof gets the strong oracle's budget; lint keeps the step timeout.
+        self.equiv_timeout = self.timeout
+        if strong is not None and strong.kind == "rtl-equiv" and case.oracle.kind != "rtl-equiv":
+            self.equiv_timeout = strong.timeout
+        self.depth = ctx.options.equiv_depth or DEFAULT_EQUIV_DEPTH
+
+    def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
+        for name, text in bench.texts.items():
+            reason = unsupported_constructs(name, text)
+            if reason is not None:
+                return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, "preflight", reason))
+        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits)
+        result = check_equivalence(job, sandbox)
+        if result.status is EquivStatus.COUNTEREXAMPLE:
+            return self.replay(bench, ports, result, sandbox)
+        return equiv_verdict(result)
+
+    def replay(self, bench: Bench, ports: tuple[Port, ...], result: EquivResult, sandbox: Sandbox) -> Verdict:
+        """Run the counterexample's input trace through the Tier S testbench; only a reproduced mismatch counts."""
+        c = self.contract
+        result = replace(result, trace=tuple({n: b for n, b in step.items() if n != c.clock} for step in result.trace))
+        driven = [p for p in ports if p.direction == "input" and p.name != c.clock]
+        tb = testbench(c, ports, replay_stimulus(result.trace, driven), total=len(result.trace),
+                       first=c.first_compared)
+        sim = simulate(bench, sandbox, tb, [1], simulator="iverilog", timeout=self.spec.timeout,
+                       limits=self.ctx.limits)
+        if sim.mismatch is None:
+            why = "the counterexample did not reproduce in simulation"
+            return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, result.method, why, sim.tail()))
+        return equiv_verdict(result, sim.mismatch)
+
+
+def equiv_verdict(result: EquivResult, mismatch: Mismatch | None = None) -> Verdict:
+    metrics: dict[str, Any] = {"stage": "equiv", "equiv": result.status.value, "equiv_method": result.method}
+    status = result.status
+    if status is EquivStatus.PROVED:
+        return Verdict.ok(f"PROVED: {result.detail}", metrics=metrics)
+    if status is EquivStatus.BOUNDED_PASS:
+        return Verdict.ok(f"BOUNDED_PASS (not proved): {result.detail}",
+                          metrics={**metrics, "equiv_depth": result.depth})
+    if status is EquivStatus.COUNTEREXAMPLE and mismatch is not None:
+        where = mismatch.describe(replay=True)
+        trace = [{name: verilog_literal(bits) for name, bits in sorted(step.items())} for step in result.trace]
+        return Verdict.fail(Category.EQUIV_FAIL, f"COUNTEREXAMPLE (replayed in simulation): {where}",
+                            log_tail=result.log, metrics={**metrics, **mismatch.metrics(replay=True),
+                                                          "mismatch": where, "counterexample": trace})
+    if status is EquivStatus.TIMEOUT:
+        return Verdict.fail(Category.TIMEOUT, f"TIMEOUT: {result.detail}", log_tail=result.log, metrics=metrics)
+    return Verdict.fail(Category.TEST_FAIL, f"UNSUPPORTED: {result.detail}", log_tail=result.log, metrics=metrics)
+
+
+def _reject(rule: str, message: str) -> Verdict:
+    return Verdict.fail(Category.LINT_FAIL, f"preflight: {message}", metrics={"stage": "preflight", "preflight": rule})
+
+
+def _first_problem(log: str) -> str:
+    for line in log.splitlines():
+        text = line.strip()
+        if text.startswith(("%Error", "%Warning", "ERROR")) or "error" in text.lower():
+            return text[:300]
+    return "no diagnostic (see the log)"
+
+
+
+RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
+RTL_SIM = OracleKind("rtl-sim", ("rtl",), RtlSimOracle, RtlSpec)
+RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, decide=strong_result)

@@ -1,0 +1,31 @@
+"""The spec of the rtl oracle kinds: the module under repair and its simulation contract."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ...cases.case import OracleSpec, SpecModel
+
+MAX_CYCLES = 1_000_000_000
+
+
+class Reset(SpecModel):
+    signal: str
+    active: Literal[0, 1] = 0
+    cycles: int = Field(2, ge=0, le=MAX_CYCLES)
+
+
+class RtlSpec(OracleSpec):
+    """`rtl-lint`, `rtl-sim`, `rtl-equiv`: the top module, its clock and reset, how long and on what to compare."""
+
+    top: str
+    modules: list[str] = []
+    clock: str | None = None
+    reset: Reset | None = None
+    compare_from: int = Field(0, ge=0, le=MAX_CYCLES)
+    cycles: int = Field(200, gt=0, le=MAX_CYCLES)
+    seeds: int = Field(10, gt=0, le=10_000)
+    corners: int = Field(2, ge=0, le=1000)  # directed corner runs besides the seeded random ones
+    init: str = "reset"

@@ -1,0 +1,120 @@
+"""One sample of one bug for one fixer: made once at collection, read by running, batching and resuming."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cases.case import Bug, Case
+from ..cases.domains import domain_of
+from ..fixers.base import Attempt, Fixer, RepairTask
+from ..results.rundir import sample_key, sample_keys
+from ..verdict import RepairProtocol
+
+
+@dataclass(frozen=True)
+class ProtocolConfig:
+    """The protocol knobs of a run (DESIGN §6): what the fixer is shown and how often it may try."""
+
+    input_arm: str = "code"
+    iterations: int = 5
+    history: int = 4
+    feedback: str = "L3"
+    seed: int = 0
+    repo_feedback: bool = False  # tree kinds (repository cases): one more round with the failing test's log
+
+    def key_part(self, protocol: RepairProtocol) -> dict[str, Any]:
+        """What of the protocol decides a sample's result: part of its key."""
+        cfg: dict[str, Any] = {"protocol": protocol.value, "input": self.input_arm}
+        if protocol is RepairProtocol.ITERATIVE:
+            cfg.update(iterations=self.iterations, history=self.history, feedback=self.feedback)
+        if self.repo_feedback:
+            cfg["repo_feedback"] = True
+        return cfg
+
+    def attempts(self, protocol: RepairProtocol) -> int:
+        return self.iterations if protocol is RepairProtocol.ITERATIVE else 1
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Which sample an item stands for, and its key (hash of what decides its result, DESIGN §10)."""
+
+    case: Case
+    bug: Bug
+    label: str  # the fixer's label in node ids; records carry the fixer's name
+    index: int
+    protocol: RepairProtocol
+    key: str = ""
+    nodeid: str = ""
+
+    @classmethod
+    def make(cls, case: Case, bug: Bug, label: str, fixer: Fixer, index: int, protocol: RepairProtocol,
+             config: ProtocolConfig, nodeid: str = "") -> Sample:
+        key = sample_key(**_key_parts(case, bug, fixer, protocol, config), sample=index)
+        return cls(case, bug, label, index, protocol, key, nodeid)
+
+    @classmethod
+    def make_all(cls, case: Case, bug: Bug, label: str, fixer: Fixer, count: int, protocol: RepairProtocol,
+                 config: ProtocolConfig, parent: str = "") -> list[Sample]:
+        """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once;
+        with `parent` (a case file's node id), each with the node id of its item (`parent::name`)."""
+        keys = sample_keys(**_key_parts(case, bug, fixer, protocol, config), samples=range(count))
+        if not parent:
+            return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
+        return [cls(case, bug, label, index, protocol, key, f"{parent}::{item_name(bug.id, label, protocol, index)}")
+                for index, key in enumerate(keys)]
+
+    @property
+    def name(self) -> str:
+        """The item's name in node ids (contract): `SHFT-01[claude-s3]`, `SHFT-01[claude-t3]` for a trajectory."""
+        return item_name(self.bug.id, self.label, self.protocol, self.index)
+
+    @property
+    def case_ref(self) -> str:
+        return f"{self.case.domain}/{self.case.suite}/{self.case.id}"
+
+    @property
+    def fixer(self) -> str:
+        """The fixer label (the name conftest overrides of `hwrepair_fixer` have used)."""
+        return self.label
+
+    @property
+    def sample(self) -> int:
+        return self.index
+
+    def task(self, config: ProtocolConfig, attempt: int = 0, history: tuple[Attempt, ...] = (),
+             buggy: dict[str, str] | None = None) -> RepairTask:
+        """What the fixer sees for one attempt; under the spec-only arm, no code at all."""
+        case, bug, arm = self.case, self.bug, config.input_arm
+        domain = domain_of(case.domain)
+        files = dict(buggy if buggy is not None else case.buggy_files(bug))
+        if arm == "spec" and case.repo is None:  # a repository issue is always repaired from its code
+            files = {name: "" for name in files}
+        return RepairTask(
+            case=case.id, bug=bug.id, domain=case.domain, suite=case.suite, files=files, target=case.target_of(bug),
+            prompt_kind=arm, spec=case.spec_text if arm != "code" or domain.always_show_spec else None,
+            error_log=case.files.get(bug.error_log) if bug.error_log else None,
+            interface=domain.interface(case.files[case.target]) if arm == "spec" and case.repo is None else None,
+            attempt=attempt,
+            sample=self.index, seed=config.seed * 100003 + self.index, history=history,
+            feedback_level=config.feedback, issue=case.repo.issues[bug.id] if case.repo is not None else None,
+        )
+
+
+def item_name(bug: str, label: str, protocol: RepairProtocol, index: int) -> str:
+    letter = "t" if protocol is RepairProtocol.ITERATIVE else "s"
+    return f"{bug}[{label}-{letter}{index}]"
+
+
+def _key_parts(case: Case, bug: Bug, fixer: Fixer, protocol: RepairProtocol, config: ProtocolConfig) -> dict[str, Any]:
+    """What of a sample, besides its number, decides its key."""
+    return {"case_digest": case.digest, "bug": bug.id, "oracle": case.oracle.model_dump(mode="json"),
+            "fixer": dict(fixer.config) or {"name": fixer.name}, "protocol": config.key_part(protocol)}
+
+
+# The name the `hwrepair_case` fixture's value has had.
+SampleSpec = Sample
+
+__all__ = ["ProtocolConfig", "Sample", "SampleSpec", "item_name"]
+

@@ -1,0 +1,293 @@
+"""The docker sandbox: the local sandbox's contract (DESIGN §7) in containers of pinned toolchain images.
+
+Each container runs the step agent (`docker_agent.py`, sent at start) as PID 1 and keeps its stdin
+attached to this process. A step sends the workspace as a tar over that stream, the agent runs
+the command in a fresh, empty work directory under rlimits with address-space randomisation off,
+then answers with the captured output and the files the step created or changed, which land in the
+host workspace. Containers have no network, a read-only root, tmpfs work directories, a non-root
+user, no capabilities, no-new-privileges, a seccomp profile and memory / pids / CPU limits.
+
+No leaks: when this process ends, however it ends, its end of the attached stream closes, the
+agent sees end of input, kills everything and exits, and the engine removes the container
+(`auto_remove`). Containers carry the run and their owner (host, pid, process start time); leftovers
+of dead owners are removed at the next start and by `hwrepair images clean`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import itertools
+import os
+import secrets
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..base import Execution, Limits
+from ..process import signal_of
+from ..slots import Slots
+from ..untrusted import truncation_marker
+from . import images
+from .agent import ENV_SEPARATOR
+from .engine import (
+    LABEL_OWNER,
+    LABEL_RUN,
+    LABEL_TOOL,
+    LABEL_TOOLCHAIN,
+    TOOL,
+    DockerSandboxError,
+    connect,
+    one_line,
+    owner_label,
+    remove_orphans,
+    seccomp_profile,
+)
+from .wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
+
+MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
+SCRATCH_SIZE = 512 << 20
+MODES = ("worker", "sample")
+# ---------------------------------------------------------------- the sandbox
+
+
+_LIVE: weakref.WeakSet[DockerSandbox] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for sandbox in list(_LIVE):
+        sandbox.close()
+
+
+class DockerSandbox:
+    """Runs each step in a container of the toolchain's pinned image (DESIGN §7)."""
+
+    name = "docker"
+
+    def __init__(self, *, run: str = "", slots: Slots | None = None, mode: str = "worker", cpus: float = 1.0,
+                 api_timeout: float = 30.0, cuda_home: str | None = None, client: Any = None) -> None:
+        if mode not in MODES:
+            raise ValueError(f"docker sandbox mode {mode!r} is not one of {', '.join(MODES)}")
+        self.run_label = run or time.strftime("%Y%m%d-%H%M%S")
+        self.slots, self.mode, self.cpus, self.api_timeout = slots, mode, cpus, api_timeout
+        self.cuda_home = cuda_home
+        self.client = client or connect(api_timeout)
+        self.api = self.client.api
+        try:
+            info = self.api.info()
+            self.orphans_removed = remove_orphans(self.api)
+        except Exception as exc:
+            raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
+        if cpus < 0 or cpus > int(info.get("NCPU") or cpus):
+            raise DockerSandboxError(f"--hwrepair-docker-cpus: {cpus:g} is not between 0 (no limit) and the "
+                                     f"engine's {info.get('NCPU')} CPUs")
+        if api_timeout <= 0:
+            raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
+        self.arch = str(info.get("Architecture", ""))
+        self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
+        self.seccomp = seccomp_profile(self.arch)
+        self.owner = owner_label()
+        self.idle: dict[Spec, list[Container]] = {}
+        self.lock = threading.Lock()
+        self.counter = itertools.count(1)
+        self.known_images: set[str] = set()
+        _LIVE.add(self)
+
+    # -- the Sandbox protocol
+
+    def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
+        with self._slot():
+            return self._run(workdir.resolve(), argv, timeout, limits)
+
+    def close(self) -> None:
+        """Stop and remove every container of this sandbox."""
+        with self.lock:
+            containers = [c for pool in self.idle.values() for c in pool]
+            self.idle.clear()
+        for container in containers:
+            container.hang_up()
+        for container in containers:
+            container.remove()
+
+    # -- steps
+
+    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
+        spec = self.spec_for(limits, workdir)
+        archive = pack_workspace(workdir)
+        meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
+                "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
+                "output": str(limits.output), "copy_limit": str(limits.file_size),
+                "env": ENV_SEPARATOR.join(f"{k}={v}" for k, v in limits.env),
+                "mounts": ENV_SEPARATOR.join(limits.mounts)}
+        deadline = time.monotonic() + timeout + self.api_timeout
+        reply = self._step(spec, meta, archive, deadline, timeout)
+        # What stays in the container (links, FIFOs, files over the limit) no longer exists on the host
+        # either: the host workspace holds the step's result, not what the step replaced.
+        left = [item.partition("\t")[2] for item in reply.skipped]
+        apply_changes(workdir, reply.archive, reply.deleted + [p for p in left if p])
+        return _execution(argv, reply, limits)
+
+    def _step(self, spec: Spec, meta: dict[str, str], archive: bytes, deadline: float, timeout: float) -> Reply:
+        for attempt in (1, 2):
+            container = self._take(spec)
+            try:
+                reply = container.step(meta, archive, deadline)
+            except _Late:
+                self._discard(container)
+                raise DockerSandboxError(f"the Docker engine did not answer within {timeout + self.api_timeout:.0f}s "
+                                         f"(step timeout {timeout:.0f}s + --hwrepair-docker-timeout)") from None
+            except _Lost as exc:
+                detail = container.diagnostics()
+                self._discard(container)
+                # A warm container may have gone while idle (engine restart, pruning): once more in a new one.
+                # The host workspace changes only with a reply, so running the step again is safe.
+                if attempt == 1 and container.steps > 1:
+                    continue
+                raise DockerSandboxError(f"container {container.name} went away during a step ({exc})"
+                                         + (f": {detail}" if detail else "")) from None
+            except BaseException:
+                self._discard(container)
+                raise
+            self._give_back(container)
+            return reply
+        raise AssertionError("unreachable")
+
+    def spec_for(self, limits: Limits, workdir: Path) -> Spec:
+        if limits.mounts and not _local_engine():
+            raise DockerSandboxError("read-only mounts (--hwrepair-agent-mount) need a local Docker engine: "
+                                     f"DOCKER_HOST is {os.environ.get('DOCKER_HOST')}")
+        toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
+        return Spec(images.image_tag(toolchain), toolchain, limits.memory, limits.processes, limits.network,
+                    limits.gpu and self.gpus, self.cpus, limits.file_size,
+                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None,
+                    limits.mounts)
+
+    def _take(self, spec: Spec) -> Container:
+        retired: list[Container] = []
+        with self.lock:
+            pool = self.idle.get(spec)
+            if pool:
+                return pool.pop()
+            if spec.workdir is not None:  # a new sample: the previous sample's container goes
+                for other in [s for s in self.idle if replace(s, workdir=None) == replace(spec, workdir=None)]:
+                    retired += self.idle.pop(other)
+        for container in retired:
+            self._discard(container)
+        return self._start(spec)
+
+    def _give_back(self, container: Container) -> None:
+        with self.lock:
+            self.idle.setdefault(container.spec, []).append(container)
+
+    def _discard(self, container: Container) -> None:
+        container.hang_up()  # at once, even on the way out of an interrupted step
+        threading.Thread(target=container.remove, daemon=True).start()
+
+    def _start(self, spec: Spec) -> Container:
+        self._check_image(spec.image)
+        name = f"hwrepair-{spec.toolchain}-{os.getpid()}-{next(self.counter)}-{secrets.token_hex(3)}"
+        labels = {LABEL_TOOL: TOOL, LABEL_RUN: self.run_label, LABEL_OWNER: self.owner,
+                  LABEL_TOOLCHAIN: spec.toolchain}
+        try:
+            return Container(self.api, spec, self.host_config(spec), labels, name, self.api_timeout)
+        except _Late:
+            raise DockerSandboxError(f"container {name} did not start within {self.api_timeout:.0f}s "
+                                     "(--hwrepair-docker-timeout)") from None
+        except _Lost as exc:
+            raise DockerSandboxError(f"container {name} stopped while starting ({exc})") from None
+        except DockerSandboxError:
+            raise
+        except Exception as exc:
+            raise DockerSandboxError(f"container {name} did not start: {one_line(exc)}") from None
+
+    def _check_image(self, image: str) -> None:
+        if image in self.known_images:
+            return
+        try:
+            present = images.exists(self.api, image)
+        except Exception as exc:
+            raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
+        if not present:
+            name = image.split("/")[-1].split(":")[0]
+            raise DockerSandboxError(f"image {image} is not built: run `hwrepair images build {name}`")
+        self.known_images.add(image)
+
+    def host_config(self, spec: Spec) -> dict[str, Any]:
+        import docker
+
+        memory = spec.memory + MEMORY_HEADROOM
+        work = max(64 << 20, 4 * spec.file_size)  # room for a few files at the file-size limit, no more
+        kwargs: dict[str, Any] = {
+            "network_mode": "bridge" if spec.network else "none",
+            "read_only": True,
+            "tmpfs": {"/sandbox": f"rw,exec,nosuid,nodev,size={work},mode=1777",
+                      "/tmp": f"rw,exec,nosuid,nodev,size={SCRATCH_SIZE},mode=1777"},
+            "mem_limit": memory, "memswap_limit": memory, "pids_limit": spec.processes + 16,
+            "cap_drop": ["ALL"], "cap_add": AGENT_CAPS,
+            "security_opt": ["no-new-privileges:true", f"seccomp={self.seccomp}"],
+            "auto_remove": True, "log_config": docker.types.LogConfig(type="none"),
+        }
+        if spec.cpus > 0:
+            kwargs["nano_cpus"] = int(spec.cpus * 1e9)
+        if spec.gpu:
+            kwargs["device_requests"] = [docker.types.DeviceRequest(count=-1, capabilities=[["gpu"]])]
+        mounts = [docker.types.Mount(path, path, type="bind", read_only=True) for path in spec.mounts]
+        if spec.cuda_home:
+            mounts.append(docker.types.Mount("/usr/local/cuda", spec.cuda_home, type="bind", read_only=True))
+        if mounts:
+            kwargs["mounts"] = mounts
+        return self.api.create_host_config(**kwargs)  # type: ignore[no-any-return]
+
+    @contextlib.contextmanager
+    def _slot(self) -> Iterator[None]:
+        if self.slots is None:
+            yield
+            return
+        with self.slots.acquire():
+            yield
+
+
+def _local_engine() -> bool:
+    host = os.environ.get("DOCKER_HOST", "")
+    return not host or host.startswith("unix://")
+
+
+def _execution(argv: str, reply: Reply, limits: Limits) -> Execution:
+    result = reply.result
+    rc = int(result["rc"]) if result.get("rc") else None
+    timed_out = result.get("timed_out") == "1"
+    sig = signal_of(rc)
+    dropped_out, dropped_err = int(result.get("dropped_out", 0)), int(result.get("dropped_err", 0))
+    stderr = _text(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
+    return Execution(argv, None if timed_out else rc, _text(reply.stdout, dropped_out), stderr,
+                     float(result.get("duration", 0.0)), timed_out=timed_out, signal=None if timed_out else sig,
+                     truncated=dropped_out > 0 or dropped_err > 0)
+
+
+def _text(data: bytes, dropped: int) -> str:
+    text = data.decode("utf-8", errors="replace")
+    if dropped:
+        text += truncation_marker(dropped)
+    return text
+
+
+def _skipped_note(item: str) -> str:
+    size, _, name = item.partition("\t")
+    what = "not a regular file" if size == "-1" else f"{size} bytes, over the copy-back limit"
+    return f"\n[hwrepair: {name} stays in the container: {what}]\n"
+
+
+def docker_sandbox(run: str, slots: Slots | None, mode: str, cpus: float, api_timeout: float,
+                   cuda_home: str | None) -> DockerSandbox:
+    """The sandbox for `--hwrepair-sandbox docker`; raises DockerSandboxError when no engine answers."""
+    return DockerSandbox(run=run, slots=slots, mode=mode, cpus=cpus, api_timeout=api_timeout, cuda_home=cuda_home)
+
+
+__all__ = ["LABEL_OWNER", "LABEL_RUN", "DockerSandbox", "DockerSandboxError", "connect", "docker_sandbox",
+           "owner_label"]
+

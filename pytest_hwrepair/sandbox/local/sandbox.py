@@ -1,0 +1,370 @@
+"""The local sandbox: a closed bubblewrap step where available, else a plain subprocess with rlimits."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TypeVar
+
+from ..base import Command, Execution, Limits
+from ..batch import SNAPSHOT, one_by_one
+from ..process import kill_group, signal_of, wait_exit
+from ..scratch import make as make_scratch
+from ..slots import Slots
+from ..untrusted import UntrustedFileError, read_untrusted
+from . import jail, spawn
+from .cgroup import Cgroups, StepGroup, remove_stale
+from .spawn import SandboxError
+from .streams import Drain
+from .transfer import CopyLimits, Receiver, memfd_of, move_inside, pack, remove
+
+SANDBOX_UID_BASE = 61000
+# Only these variables reach candidate code: no API keys, tokens or home-directory secrets.
+PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
+              "NVIDIA_VISIBLE_DEVICES")
+FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
+TMP_SIZE = 512 << 20
+PACK_GRACE = 15.0
+_warned = False
+_T = TypeVar("_T")
+# One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
+# (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
+# in /tmp is held too, so a run of an older release on this machine never shares one.
+UID_LOCKS = Path("/run/lock/hwrepair-uids")
+UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
+
+
+class NoIsolationWarning(UserWarning):
+    """bubblewrap is missing: steps run as plain subprocesses with rlimits only."""
+
+
+NO_LIMITS = Limits()
+
+
+def scrubbed_env(workdir: str, tmpdir: str, limits: Limits = NO_LIMITS, *, closed: bool = False) -> dict[str, str]:
+    """The whole environment of a step: a fixed allow-list, never pytest's own variables."""
+    env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    if closed:
+        env["PATH"] = jail.sandbox_path(env["PATH"], limits.mounts)
+    env.update(FIXED_ENV)
+    env.update(HOME=workdir, TMPDIR=tmpdir, HWREPAIR_WORKSPACE=workdir)
+    env.update(dict(limits.env))
+    return env
+
+
+@dataclass
+class _Step:
+    """The host-side ends of one running step."""
+
+    proc: subprocess.Popen[bytes]
+    out: Drain
+    err: Drain
+    back: Receiver
+    start: float
+    shot: Receiver | None = None  # the workspace after a batch's snapshot command
+
+
+class LocalSandbox:
+    """Runs each step in a closed sandbox of its own on this machine (DESIGN §7)."""
+
+    name = "local"
+
+    def __init__(self, slots: Slots | None = None, *, isolate: bool | None = None,
+                 cgroups: Cgroups | None = None) -> None:
+        self.slots = slots
+        self.bwrap = shutil.which("bwrap") if isolate is not False else None
+        if isolate and self.bwrap is None:
+            raise RuntimeError("bubblewrap isolation requested but `bwrap` is not installed")
+        if self.bwrap is None and isolate is None:
+            _warn_once()
+        self.drop_privileges = os.geteuid() == 0
+        self.cgroups = cgroups if cgroups is not None else Cgroups()
+        if self.cgroups.kind != "none":
+            remove_stale(self.cgroups)
+
+    def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
+        return self._confined(lambda uid: self._run(workdir.resolve(), argv, timeout, limits, uid)[0])
+
+    def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                  kept: Path | None = None) -> list[Execution]:
+        """Every command in one closed step (sandbox/batch.py); one step each without bubblewrap, whose
+        launcher cannot kill what a command left running before the next one starts."""
+        if self.bwrap is None or not commands:
+            return one_by_one(self, workdir, commands, timeout=timeout, limits=limits, kept=kept)
+        return self._confined(lambda uid: self._run(workdir.resolve(), commands[0].argv, timeout, limits, uid,
+                                                    Batch(tuple(commands), kept)))
+
+    def _confined(self, body: Callable[[int | None], _T]) -> _T:
+        # Each concurrent step on this machine gets its own uid, so per-uid process limits and
+        # the kill-everything-of-this-uid cleanup never touch another step.
+        with self.slots.acquire() if self.slots is not None else contextlib.nullcontext():
+            if not self.drop_privileges:
+                return body(None)
+            with UID_POOL.acquire() as index:
+                return body(SANDBOX_UID_BASE + index)
+
+    def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits, uid: int | None,
+             batch: Batch | None = None) -> list[Execution]:
+        archive = pack(workdir)
+        fds: list[int] = []
+        scratch: list[Path] = []
+        try:
+            fd_in = memfd_of(archive, "hwrepair-ws")
+            fds.append(fd_in)
+            back_r, back_w = os.pipe()
+            fds += [back_r, back_w]
+            shot = None
+            if batch is not None and batch.snapshot is not None:  # the workspace after one command, apart
+                shot = os.pipe()
+                fds += shot
+            cmd, env, cwd = self._command(argv, timeout, limits, uid, len(archive), (fd_in, back_w), fds, scratch,
+                                          batch, None if shot is None else shot[1])
+            # memory = 0 lifts the per-process address-space rlimit (ASan reserves terabytes it never
+            # touches); the step as a whole stays capped at the default.
+            with self.cgroups.step(limits.memory or Limits().memory, limits.processes) as group:
+                step = self._start(cmd, env, cwd, limits, timeout, uid, group, fds, back_r, workdir, batch,
+                                   None if shot is None else shot[0])
+                for fd in (back_w, *(shot[1:] if shot is not None else ())):
+                    os.close(fd)
+                    fds.remove(fd)
+                if batch is not None:
+                    return self._finish_batch(step, batch, timeout, limits, uid, group, workdir)
+                return [self._finish(step, argv, timeout, limits, uid, group, workdir)]
+        finally:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            for folder in scratch:
+                remove(folder)
+
+    def _command(self, argv: str, timeout: float, limits: Limits, uid: int | None, size: int,
+                 channel: tuple[int, int], fds: list[int], scratch: list[Path],
+                 batch: Batch | None, snapshot: int | None = None) -> tuple[list[str], dict[str, str], str]:
+        fd_in, fd_out = channel
+        if self.bwrap is not None:
+            ident = uid if uid is not None else os.getuid()
+            pw, gr = memfd_of(jail.passwd(ident), "passwd"), memfd_of(jail.group(ident), "group")
+            fds += [pw, gr]
+            cmd = jail.bwrap_argv(self.bwrap, argv=argv, timeout=timeout, network=limits.network, gpu=limits.gpu,
+                                  work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
+                                  fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
+                                                                                 closed=True),
+                                  batch=None if batch is None else [(c.argv, c.keep or "", c.snapshot)
+                                                                    for c in batch.commands],
+                                  mark="" if batch is None else batch.mark, snapshot=snapshot)
+            return cmd, {}, "/"
+        work = make_scratch("hwrepair-step-")
+        tmp = make_scratch("hwrepair-tmp-")
+        scratch += [work, tmp]
+        if uid is not None:
+            for folder in (work, tmp):
+                os.chown(folder, uid, uid)
+        env = scrubbed_env(str(work), str(tmp), limits)
+        return jail.launcher_argv(argv, str(work), uid is not None, fd_in, fd_out, timeout), env, str(work)
+
+    def _start(self, cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float,
+               uid: int | None, group: StepGroup | None, fds: list[int], back_r: int, workdir: Path,
+               batch: Batch | None, shot_r: int | None = None) -> _Step:
+        start = time.monotonic()
+        passed = [fd for fd in fds if fd not in (back_r, shot_r)]
+        proc = spawn.start(cmd, env, cwd, limits, timeout, uid, group, passed)
+        fds.remove(back_r)
+        copy = CopyLimits(total=limits.file_size)
+        shot = None
+        if shot_r is not None:  # what a step of its own would copy back
+            fds.remove(shot_r)
+            shot = Receiver(os.fdopen(shot_r, "rb", buffering=0), workdir, copy, marked=False)
+        if batch is not None:  # room for the records: each command's status and kept output
+            n = len(batch.commands)
+            copy = replace(copy, total=copy.total + n * limits.output, files=copy.files + 2 * n + 1)
+        back = Receiver(os.fdopen(back_r, "rb", buffering=0), workdir, copy)
+        mark = None if batch is None else jail.SEPARATOR.format(batch.mark).encode()
+        return _Step(proc, Drain(proc.stdout, limits.output, mark), Drain(proc.stderr, limits.output, mark), back,
+                     start, shot)
+
+    def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
+                group: StepGroup | None, workdir: Path) -> Execution:
+        proc = step.proc
+        # The launcher stops the command at `timeout` and still copies the workspace back; this
+        # deadline is the backstop for a launcher that does not finish.
+        killed = self._end(step, timeout + PACK_GRACE, uid, group)
+        duration = time.monotonic() - step.start
+        timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
+        accepted = step.back.join()
+        if not step.back.started and not timed_out:  # a deadline shorter than the jail's start is a timeout
+            raise SandboxError(f"the sandbox did not start the step (exit {proc.returncode}): "
+                               f"{step.err.text()[-500:].strip()}")
+        notes = ""
+        if not killed:
+            notes = accepted.notes()
+            if accepted.complete:
+                step.back.apply()
+        step.back.discard()
+        rc = proc.returncode
+        sig = signal_of(rc)
+        return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
+                         timed_out=timed_out, signal=None if timed_out else sig,
+                         truncated=step.out.dropped > 0 or step.err.dropped > 0)
+
+
+    def _end(self, step: _Step, deadline: float, uid: int | None, group: StepGroup | None) -> bool:
+        """Wait for the step's launcher up to `deadline` seconds, then kill all of the step; True if killed."""
+        killed = False
+        try:
+            killed = not wait_exit(step.proc, deadline)
+        finally:
+            _kill_all(step.proc.pid, uid, group, bwrap=self.bwrap is not None)
+            step.proc.wait()
+        step.out.join()
+        step.err.join()
+        return killed
+
+    def _finish_batch(self, step: _Step, batch: Batch, timeout: float, limits: Limits, uid: int | None,
+                      group: StepGroup | None, workdir: Path) -> list[Execution]:
+        # Each command is stopped at `timeout` inside the step; the backstop allows them all their time.
+        killed = self._end(step, len(batch.commands) * timeout + PACK_GRACE, uid, group)
+        accepted = step.back.join()
+        if not step.back.started and not killed:
+            raise SandboxError(f"the sandbox did not start the step (exit {step.proc.returncode}): "
+                               f"{step.err.text()[-500:].strip()}")
+        try:
+            records = step.back.staging / jail.RECORDS
+            done = _batch_results(batch, records, timeout, step, killed, "" if killed else accepted.notes())
+            for index, command in enumerate(batch.commands[:len(done)], 1):
+                if command.keep and batch.kept is not None:
+                    move_inside(records, f"{index}.keep", batch.kept, f"{index}/{command.keep}")
+            if step.shot is not None and not killed:
+                _take_snapshot(step.shot, batch, done)
+            if not killed and accepted.complete:
+                try:  # what came back holds only directories and regular files the harness may remove
+                    shutil.rmtree(records, ignore_errors=False)
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    remove(records)
+                step.back.apply()
+            return done
+        finally:
+            step.back.discard()
+            if step.shot is not None:
+                step.shot.join()
+                step.shot.discard()
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """The commands of a batch step and where their kept outputs go (sandbox/batch.py)."""
+
+    commands: tuple[Command, ...]
+    kept: Path | None
+    # Separates one command's output from the next in the step's stdout and stderr; fresh per batch, so no
+    # output can hold it by accident (a command able to read it could only shift its own output's bounds).
+    mark: str = field(default_factory=lambda: secrets.token_hex(16))
+
+    @property
+    def snapshot(self) -> int | None:
+        """The number (from 1) of the command whose workspace is copied back apart, if any."""
+        marked = [n for n, c in enumerate(self.commands, 1) if c.snapshot]
+        if len(marked) > 1 or (marked and self.kept is None):
+            raise ValueError("a batch takes at most one snapshot of the workspace, into its `kept` directory")
+        return marked[0] if marked else None
+
+
+def _take_snapshot(shot: Receiver, batch: Batch, done: list[Execution]) -> None:
+    """Move the workspace the snapshot command left to `kept/N.workspace`: only when that command succeeded and
+    the whole of it came back."""
+    index = batch.snapshot
+    accepted = shot.join()
+    if index is None or batch.kept is None or len(done) < index or not done[index - 1].ok or not accepted.complete:
+        return
+    leftover = shot.staging / jail.RECORDS  # never in the archive; a command could only have made it after
+    if leftover.exists() or leftover.is_symlink():
+        remove(leftover)
+    os.rename(shot.staging, batch.kept / SNAPSHOT.format(index))
+
+
+def _batch_results(batch: Batch, records: Path, timeout: float, step: _Step, killed: bool,
+                   notes: str) -> list[Execution]:
+    """One Execution per command from the step's records, up to the first that failed or has no record."""
+    done: list[Execution] = []
+    for index, command in enumerate(batch.commands, 1):
+        record = _record(records, index)
+        if record is None:  # the launcher ended (or was stopped) while this command ran
+            rc = step.proc.returncode
+            problem = "" if killed else "\n[hwrepair: the step ended before this command's record was written]"
+            part = index - 1
+            done.append(Execution(command.argv, None if killed else (rc or 125), step.out.text(part),
+                                  step.err.text(part) + problem + notes, time.monotonic() - step.start,
+                                  timed_out=killed, signal=None if killed else signal_of(rc)))
+            break
+        rc, duration = record
+        timed_out = rc in (124, 137) and duration >= timeout
+        part = index - 1
+        last = rc != 0 or index == len(batch.commands)
+        done.append(Execution(command.argv, None if timed_out else rc, step.out.text(part),
+                              step.err.text(part) + (notes if last else ""), duration, timed_out=timed_out,
+                              signal=None if timed_out else signal_of(rc),
+                              truncated=step.out.part_dropped(part) > 0 or step.err.part_dropped(part) > 0))
+        if rc != 0:
+            break
+    return done
+
+
+def _record(records: Path, index: int) -> tuple[int, float] | None:
+    """A command's exit status and duration, from `N.rc` ("STATUS START END"); None when absent or malformed."""
+    try:
+        words = read_untrusted(records, f"{index}.rc", 200).text.split()
+        rc, start, end = int(words[0]), float(words[1]), float(words[2])
+    except (OSError, UntrustedFileError, ValueError, IndexError):
+        return None
+    return (rc, max(0.0, end - start)) if 0 <= rc <= 255 and len(words) == 3 else None
+
+
+def _warn_once() -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn("bubblewrap (bwrap) not found: candidate steps run as plain subprocesses "
+                      "with rlimits only; install bubblewrap for filesystem and network isolation",
+                      NoIsolationWarning, stacklevel=3)
+
+
+def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool) -> None:
+    kill_group(pid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)  # bubblewrap: its pid-namespace init dies with it (--die-with-parent)
+    if group is not None:
+        group.kill()  # exactly the step's processes: no sweep by uid, which would hit a step that
+        return        # another harness process (another uid pool) runs under the same uid
+    if uid is not None:
+        # In a bwrap pid namespace every process dies with the namespace: one sweep is a
+        # safety net. Without it, children that left the process group are hunted down.
+        _kill_uid(uid, rounds=1 if bwrap else 3)
+
+
+def _kill_uid(uid: int, rounds: int) -> None:
+    """Kill every process of a sandbox uid: catches children that left the process group."""
+    for _ in range(rounds):
+        alive = False
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                if entry.stat().st_uid == uid:
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    alive = True
+            except (ProcessLookupError, PermissionError, FileNotFoundError):
+                continue
+        if not alive:
+            return
+        time.sleep(0.01)
