@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .cases.domains import has
 from .oracles.cuda.tables import build_rows
 from .repo.summary import repo_summary
 from .results.bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, pick
@@ -98,9 +99,9 @@ def summary_of(tally: Tally, ks: Sequence[int], cols: Columns | None = None) -> 
         "costs": [{"fixer": fixer, "cost_usd": round(c.total(), 6), "cached": c.cached, "tokens": dict(c.tokens)}
                   for fixer, c in sorted(tally.costs.items())],
     }
-    rtl = [s for s in stats if s.domain == "rtl"]
-    if rtl:
-        summary["rtl"] = {"classes": grouped(rtl, ("fixer", "bug_class"), ks), "tiers": tier_rows(tally)}
+    for domain in sorted({s.domain for s in stats if has(s.domain, "tier_tables")}):
+        mine = [s for s in stats if s.domain == domain]
+        summary[domain] = {"classes": grouped(mine, ("fixer", "bug_class"), ks), "tiers": tier_rows(tally)}
     if tally.iterative:
         records = tally.kept
         summary["iterative"] = iterative_metrics(records, ks)

@@ -8,14 +8,11 @@ import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..verdict import CaseError
-
-if TYPE_CHECKING:
-    from ..repo.load import RepoParts
 
 MAX_TOLERANCE = 1e12
 MAX_TIMEOUT = 86_400.0  # one day: any larger timeout is a typo, and `inf` would never end a step
@@ -141,6 +138,15 @@ def compile_regex(pattern: str, name: str) -> None:
         raise ValueError(f"{name}: invalid regex: {exc}") from None
 
 
+class RepoInstances(Protocol):
+    """What a case reads of its repository parts (a repository case's `RepoParts`, repo/load.py)."""
+
+    @property
+    def issues(self) -> dict[str, str]: ...
+
+    def snapshot(self, bug_id: str) -> dict[str, str]: ...
+
+
 @dataclass(frozen=True)
 class Case:
     """A loaded, checked case: the model plus its directory and file texts."""
@@ -148,7 +154,7 @@ class Case:
     path: Path
     model: CaseModel
     files: dict[str, str]
-    repo: RepoParts | None = None  # a repository case (kind = "repo"): its tree, snapshots, patches and tests
+    repo: RepoInstances | None = None  # a repository case (kind = "repo"): its tree, snapshots, patches and tests
 
     @property
     def root(self) -> Path:

@@ -25,6 +25,9 @@ class Domain:
     # The spec is the task's prompt (interface, tolerance, speed requirement): always shown.
     always_show_spec: ClassVar[bool] = False
     default_protocol: ClassVar[RepairProtocol] = RepairProtocol.REPEATED
+    # Summary tables of its own: bug classes and the Tier S x Tier F table; the build stage of broken starts.
+    tier_tables: ClassVar[bool] = False
+    build_stage: ClassVar[bool] = False
 
     def bug_problem(self, bug: Bug) -> str | None:
         """Why a bug entry is not valid in this domain (one line, `[ID] field: problem`), or None."""
@@ -64,6 +67,7 @@ class RtlDomain(Domain):
     name = "rtl"
     language = "verilog"
     requires_spec = True
+    tier_tables = True
 
     def bug_problem(self, bug: Bug) -> str | None:
         if bug.class_ is None:
@@ -92,6 +96,7 @@ class CudaDomain(Domain):
     name = "cuda"
     language = "cuda"
     always_show_spec = True
+    build_stage = True
     default_protocol = RepairProtocol.ITERATIVE
 
     def bug_problem(self, bug: Bug) -> str | None:
@@ -125,4 +130,10 @@ def domain_of(name: str) -> Domain:
     return DOMAINS[name]
 
 
-__all__ = ["CUDA_BUCKETS", "DOMAINS", "HLS_BUG_TYPES", "RTL_CLASSES", "Domain", "domain_of"]
+def has(name: object, feature: str) -> bool:
+    """Whether the domain of this name (None or unknown: no) has a feature such as `tier_tables`."""
+    domain = DOMAINS.get(name) if isinstance(name, str) else None
+    return bool(domain is not None and getattr(domain, feature))
+
+
+__all__ = ["CUDA_BUCKETS", "DOMAINS", "HLS_BUG_TYPES", "RTL_CLASSES", "Domain", "domain_of", "has"]

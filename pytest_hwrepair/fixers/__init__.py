@@ -13,9 +13,20 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 from typing import Any
 
-from .base import Attempt, Candidate, Corpus, Fixer, FixerContext, FixerError, FixerUnavailable, RepairTask, Usage
+from .base import (
+    Attempt,
+    Candidate,
+    Corpus,
+    Fixer,
+    FixerContext,
+    FixerError,
+    FixerUnavailable,
+    ProbeFactory,
+    RepairTask,
+    SuiteProbe,
+    Usage,
+)
 from .control import NoopFixer, ReferenceFixer, ReplayFixer
-from .search.probe import ProbeFactory, SuiteProbe
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 

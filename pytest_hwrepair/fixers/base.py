@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..settings import Settings
-
-if TYPE_CHECKING:
-    from .search.probe import ProbeFactory
+from ..verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +154,39 @@ class FixerTimeout(Exception):
 
 class FixerUnavailable(Exception):
     """A fixer declines to run this item (cost limit reached, nothing to replay): a skip."""
+
+
+# What a search-based fixer may ask of the harness (built for one task; never the case, its golden files or the
+# strong oracle): the suite oracle on its own candidates, and coverage.
+class SuiteProbe(Protocol):
+    """The suite oracle of one task, as a search fixer sees it."""
+
+    @property
+    def jobs(self) -> int:
+        """How many checks may run at once (the oracle semaphore's size)."""
+        ...
+
+    @property
+    def language(self) -> str:
+        """The target's language: `c`, `cuda` or `verilog`."""
+        ...
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU seconds the probe's sandboxed steps have used so far."""
+        ...
+
+    def check(self, files: dict[str, str]) -> Verdict:
+        """The suite oracle's verdict on the visible buggy files with these files (the target) in place."""
+        ...
+
+    def syntax(self, files: dict[str, str]) -> Verdict | None:
+        """A cheap syntax-only pass: a failing verdict, or None when it parses (or no such pass exists)."""
+        ...
+
+    def coverage(self, files: dict[str, str]) -> dict[int, int] | None:
+        """Execution counts per line of the target on the suite's run, or None where none can be taken."""
+        ...
+
+
+ProbeFactory = Callable[[RepairTask], SuiteProbe]

@@ -39,7 +39,7 @@ def repo_attempt(case: Case, snapshot: Mapping[str, str], candidate: Candidate, 
 
 
 def parts_of(case: Case) -> RepoParts:
-    if case.repo is None:
+    if not isinstance(case.repo, RepoParts):
         raise ValueError(f"{case.path}: not a repository case")
     return case.repo
 
@@ -63,7 +63,8 @@ def repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
     """Item keywords of a repository instance: `repo` and its tier, so `-k T3` selects by difficulty."""
     if case.repo is None:
         return ()
-    tier = Gold.between(case.repo.snapshots[bug_id], case.repo.tree).tier
+    parts = parts_of(case)
+    tier = Gold.between(parts.snapshots[bug_id], parts.tree).tier
     return ("repo", tier.value)
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cases.case import Case, find_case_files
+from ..cases.domains import has
 from ..cases.load import load_case
 from ..controller import EXIT_HARNESS_ERRORS
 from ..results.bugstats import bug_stats, correct_at_k
@@ -89,7 +90,8 @@ def _count_build_only(sample: Path, found: dict[tuple[str, str, str], Group], fi
         if (folder / "verdict.json").exists() and (folder / "task.json").exists():
             verdicts.append(json.loads((folder / "verdict.json").read_text()))
             task = task or json.loads((folder / "task.json").read_text())
-    if task is None or task.get("domain") != "cuda" or any(v.get("outcome") == "passed" for v in verdicts):
+    if task is None or not has(task.get("domain"), "build_stage") \
+            or any(v.get("outcome") == "passed" for v in verdicts):
         return
     built = any((v.get("metrics") or {}).get("build") == "passed" for v in verdicts)
     if not built and not any(v.get("category") == "compile_fail" for v in verdicts):

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from ..cases.domains import has
 from ..oracles.cuda.tables import COLUMNS, count_build
 from .bugstats import BugKey, BugStats, BugTally, View, add_to, stats_of, view_of
 from .rundir import SampleRecord
@@ -154,10 +155,10 @@ class Tally:
     def _by_domain(self, v: View) -> None:
         """The rtl and cuda tables' counts of one final record."""
         domain, fixer = v["domain"], v["fixer"]
-        if domain == "rtl":
+        if has(domain, "tier_tables"):
             if v["strong"] is not None and v["outcome"] in DECIDED:
                 self.tiers[fixer][TIER_CELLS[(v["outcome"] == "passed", bool(v["strong"]))]] += 1
-        elif domain == "cuda":
+        elif has(domain, "build_stage"):
             if v["outcome"] in DECIDED:
                 self.cuda.setdefault(fixer, Cuda()).add(v)
             count_build(self.builds.setdefault((fixer, v["suite"]), dict.fromkeys(COLUMNS, 0)), v)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..cases.case import Bug, Case
+from ..cases.domains import domain_of
 from ..oracles import OracleContext, make_oracle
 from ..oracles.base import populate
 from ..sandbox.base import Sandbox
@@ -45,7 +46,7 @@ class HarnessProbe:
         self._oracle = make_oracle(case, ctx)
         self._jobs = max(1, jobs)
         self._language = Language.of(case.target)
-        self._build = c_build(case) if case.domain == "hls" else None
+        self._build = c_build(case) if domain_of(case.domain).language == "c" else None
         self._reuse = reuse_objects
         self._prebuilt: PrebuiltObjects | None = None
         self._warm = False

@@ -16,8 +16,7 @@ from typing import Any
 
 from ...settings import Settings
 from ...strength.mutate import Op, parse_operators
-from ..base import Candidate, FixerError, FixerUnavailable, RepairTask
-from .probe import ProbeFactory
+from ..base import Candidate, FixerError, FixerUnavailable, ProbeFactory, RepairTask
 from .run import Budget, ProbeFailure, SearchResult, SearchRun
 
 VERSION = 2  # part of the sample key: a changed search gives new keys

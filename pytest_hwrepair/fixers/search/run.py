@@ -13,8 +13,8 @@ from typing import Any
 from ...results.rundir import patch_sha
 from ...strength.mutate import Edit, Language, Op, candidate_edits
 from ...verdict import Category, Outcome, Verdict
+from ..base import SuiteProbe
 from .localize import Localisation, localise
-from .probe import SuiteProbe
 from .rank import Ranker
 from .syntax import syntax_edits
 

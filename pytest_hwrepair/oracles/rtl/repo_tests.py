@@ -71,10 +71,10 @@ class RepoOracle:
     """Runs a repository's testbenches on a candidate workspace."""
 
     def __init__(self, case: Case, ctx: OracleContext, bug_id: str | None = None) -> None:
-        if case.repo is None:
+        if not isinstance(case.repo, RepoParts):
             raise ValueError(f"{case.path}: oracle.kind: rtl-repo judges repository cases only")
         self.case, self.ctx, self.bug_id = case, ctx, bug_id
-        self.repo: RepoParts = case.repo
+        self.repo = case.repo
 
     def for_bug(self, bug_id: str) -> RepoOracle:
         """The oracle of one instance: its F2P and P2P tests."""

@@ -31,6 +31,7 @@ RECIPES = Path(__file__).resolve().parent / "recipes"
 REPOSITORY = "hwrepair"
 PARENTS: dict[str, str | None] = {"base": None, "hls": "base", "rtl": "hls", "cuda": "hls"}
 TOOLCHAINS = ("hls", "rtl", "cuda")
+CUDA_HOME_TOOLCHAINS = frozenset({"cuda"})  # images whose steps see the host's CUDA toolkit, mounted read-only
 DEFAULT_BUILD = ("hls", "rtl")
 LABEL_IMAGE = "org.hwrepair.image"
 LABEL_RECIPE = "org.hwrepair.recipe"

@@ -164,7 +164,8 @@ class DockerSandbox:
         toolchain = limits.toolchain if limits.toolchain in images.TOOLCHAINS else "hls"
         return Spec(images.image_tag(toolchain), toolchain, limits.memory, limits.processes, limits.network,
                     limits.gpu and self.gpus, self.cpus, limits.file_size,
-                    self.cuda_home if toolchain == "cuda" else None, str(workdir) if self.mode == "sample" else None,
+                    self.cuda_home if toolchain in images.CUDA_HOME_TOOLCHAINS else None,
+                    str(workdir) if self.mode == "sample" else None,
                     limits.mounts)
 
     def _take(self, spec: Spec) -> Container:
