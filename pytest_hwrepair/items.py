@@ -14,7 +14,7 @@ from .oracles import kind_of
 from .results.artifacts import cap_lines
 from .run.runner import SampleResult
 from .run.sample import Sample
-from .verdict import CaseError, RepairProtocol, RepairRejected
+from .verdict import CaseError, RepairProtocol, RepairRejected, printable
 
 if TYPE_CHECKING:
     from .cases.case import Case
@@ -123,7 +123,7 @@ def rejection_line(exc: RepairRejected) -> str:
     summary = " ".join(v.summary.split())
     summary = summary if len(summary) <= 160 else summary[:157] + "..."
     where = f" | artifacts: {exc.log_path}" if exc.log_path else ""
-    return f"[{v.category.value}] {summary}{where} (-v: diff and log)"
+    return printable(f"[{v.category.value}] {summary}{where} (-v: diff and log)")
 
 
 def render_rejection(exc: RepairRejected) -> str:
@@ -140,4 +140,4 @@ def render_rejection(exc: RepairRejected) -> str:
         parts += ["", "oracle log (tail):", cap_lines(v.log_tail, 30).rstrip()]
     if exc.log_path:
         parts += ["", f"artifacts: {exc.log_path}"]
-    return "\n".join(parts)
+    return printable("\n".join(parts))

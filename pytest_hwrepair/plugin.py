@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -88,9 +89,25 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
+        _preflight(config, run)
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
         config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
         config.pluginmanager.register(LiveStatus(config), "hwrepair-progress")
+
+
+def _preflight(config: pytest.Config, run: Run) -> None:
+    """An agent that cannot start stops the run here, in one line, before any item (and any fixer call)."""
+    if config.getoption("collectonly", False) or config.getoption("help", False):
+        return
+    from .fixers.agent.command import preflight
+
+    evaluated = [Path(os.path.abspath(str(a).split("::")[0])) for a in config.args] or [config.rootpath]
+    try:
+        problem = preflight(run.fixers, [Path(os.path.realpath(p)) for p in evaluated])
+    except FixerError as exc:
+        problem = str(exc)
+    if problem:
+        raise pytest.UsageError(problem)
 
 
 def _pytest_strict(config: pytest.Config) -> bool:
@@ -222,6 +239,16 @@ class Controller:
         terminalreporter.write_line(f"results: {self.run.run_dir.path}")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A harness error reads as one line, as a rejection does, unless --hwrepair-debug or --full-trace asks."""
+    report = yield
+    if call.excinfo is not None and isinstance(call.excinfo.value, HarnessError) \
+            and not (item.config.stash[RUN_KEY].settings.debug or item.config.getoption("fulltrace", False)):
+        report.longrepr = call.excinfo.value.line()
+    return report
+
+
 # ---------------------------------------------------------------- fixtures
 
 
@@ -264,5 +291,5 @@ def hwrepair_outcome(request: pytest.FixtureRequest, hwrepair_case: Sample, hwre
         pytest.skip(result.verdict.summary)
     if result.verdict.outcome is Outcome.ERROR:
         detail = f"\n{result.verdict.log_tail}" if result.verdict.log_tail else ""
-        raise HarnessError(f"{result.verdict.summary}{detail}")
+        raise HarnessError(f"{result.verdict.summary}{detail}", result.artifact)
     return result

@@ -118,6 +118,8 @@ class Settings:
     retry_max_wait: float = opt(60.0, "cap on one retry wait in seconds (also caps retry-after)", header=False)
     request_timeout: float = opt(600.0, "seconds one model request may take before it is retried", header=False)
     no_cache: bool = opt(False, "do not read or write the model response cache")
+    debug: bool = opt(False, "show a harness error (sandbox, toolchain, agent, API) with its traceback",
+                      header=False)
     no_prefetch: bool = opt(False, "do not start the next item's model request while this item is judged (it "
                             "starts once this item's answer is in, under the same concurrency and cost limits)",
                             header=False)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -114,6 +116,25 @@ class RepairRejected(Exception):
 
 class HarnessError(Exception):
     """The harness itself failed (sandbox, toolchain crash, API outage): excluded from pass@k."""
+
+    def __init__(self, message: str, artifacts: Path | None = None) -> None:
+        super().__init__(message)
+        self.artifacts = artifacts
+
+    def line(self) -> str:
+        """The error in one line, as a rejection is shown: its summary and where its artifacts are."""
+        first = printable(str(self).strip().splitlines()[0] if str(self).strip() else "harness error")
+        first = first if len(first) <= 200 else first[:197] + "..."
+        where = f" | artifacts: {self.artifacts}" if self.artifacts else ""
+        return f"[harness error] {first}{where} (--hwrepair-debug: the traceback)"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Untrusted text made safe for a terminal: every C0 and C1 control character but newline and tab escaped."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 class CaseError(Exception):

@@ -40,37 +40,23 @@ def test_k_selects_by_the_case_and_bug_words_even_where_the_path_does_not_hold_t
 
 
 PROBE = """
-import gc
 import pytest
 from pytest_hwrepair.items import SAMPLE_KEY
-
-def pytest_collect_file(file_path, parent):
-    if file_path.name == "case.toml":
-        print(f"probe: collector enabled during collection: {gc.isenabled()}")
-
-def pytest_sessionfinish(session):
-    print(f"probe: frozen after collection: {gc.get_freeze_count() > 0}")
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
     for item in session.items:
         if item.stash[SAMPLE_KEY].nodeid != item.nodeid:
             print(f"probe: {item.nodeid} carries {item.stash[SAMPLE_KEY].nodeid}")
-
-def pytest_unconfigure(config):
-    print(f"probe: collector enabled at the end: {gc.isenabled()}")
 """
 
 
-def test_collection_pauses_the_collector_then_freezes_what_it_made(odd: pytest.Pytester) -> None:
+def test_every_sample_carries_its_items_node_id(odd: pytest.Pytester) -> None:
     odd.makeconftest(PROBE)
     result = odd.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "cases", "--collect-only",
                                       "-q", "-s", "--fixer", "noop", "--hwrepair-samples", "2")
-    lines = [line for line in result.stdout.lines if line.startswith("probe:")]
-    assert "probe: collector enabled during collection: False" in lines
-    assert "probe: frozen after collection: True" in lines
-    assert "probe: collector enabled at the end: True" in lines
-    assert not [line for line in lines if "carries" in line]  # every sample carries its item's node id
+    assert result.ret == 0
+    assert not [line for line in result.stdout.lines if line.startswith("probe:")]
 
 
 def test_an_in_process_run_gives_back_the_collector_as_it_found_it(odd: pytest.Pytester) -> None:

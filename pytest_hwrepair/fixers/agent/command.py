@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ...repo.candidate import CandidateError, workspace_diff
@@ -21,6 +21,34 @@ TARGET_CAP = 4 << 20
 # own paths fill in, so the same command works wherever the sandbox puts the workspace.
 PLACEHOLDERS = {"task": '"$HWREPAIR_TASK"', "workspace": '"$HWREPAIR_WORKSPACE"'}
 PRELUDE = 'HWREPAIR_TASK="$HWREPAIR_WORKSPACE/task.json"; export HWREPAIR_TASK; '
+# The preflight's verdict, printed by the script below on its last line.
+MISSING = "hwrepair-preflight-missing:"
+# Run in the agent's sandbox with its grants: the command's program (and a script's interpreter) and every path
+# it names must resolve there. Each argument is one word of the command, placeholders left out.
+PREFLIGHT = r"""
+missing() { printf '%s %s\n' "hwrepair-preflight-missing:" "$1"; exit 3; }
+prog="$1"; shift
+case "$prog" in
+  */*) [ -e "$prog" ] || missing "$prog" ;;
+  *) command -v "$prog" >"$HWREPAIR_WORKSPACE/.preflight" 2>&1 || missing "$prog" ;;
+esac
+path="$prog"; case "$prog" in */*) ;; *) path=$(cat "$HWREPAIR_WORKSPACE/.preflight") ;; esac
+if [ -f "$path" ] && [ "$(head -c 2 "$path")" = '#!' ]; then
+  set -- $(head -n 1 "$path" | cut -c 3-) "$@"
+  interp="$1"; shift
+  [ -e "$interp" ] || missing "$interp (the interpreter of $prog)"
+  case "$interp" in */env) [ -n "$1" ] && { command -v "$1" >"$HWREPAIR_WORKSPACE/.preflight" 2>&1 \
+    || missing "$1 (the interpreter of $prog)"; } ;; esac
+fi
+for word in "$@"; do
+  case "$word" in *=*/*) word="${word#*=}" ;; esac
+  case "$word" in
+    *'$'*) ;;
+    /*|./*|../*) [ -e "$word" ] || missing "$word" ;;
+  esac
+done
+exit 0
+"""
 
 
 class CommandFixer:
@@ -62,6 +90,32 @@ class CommandFixer:
         except (KeyError, IndexError, ValueError) as exc:
             raise FixerError(f"cmd: {self.command!r}: bad placeholder {exc} (known: {{task}} {{workspace}} "
                              "{target} {sample} {attempt})") from None
+
+    def preflight(self, domain: str) -> str | None:
+        """Why the command cannot start as the agent's sandbox will run it (one line naming the grant that would
+        provide what is missing), or None when its program, interpreter and the paths it names all resolve."""
+        try:
+            words = shlex.split(self.command.format(task="$HWREPAIR_TASK", workspace="$HWREPAIR_WORKSPACE",
+                                                    target="TARGET", sample=0, attempt=0))
+        except (KeyError, IndexError, ValueError) as exc:
+            return f"cmd: {self.command!r}: {exc}"
+        if not words:
+            return f"cmd: {self.command!r}: no command"
+        script = "set -- " + " ".join(shlex.quote(w) for w in words) + "\n" + PREFLIGHT
+        with scratch.directory("hwrepair-preflight-") as tmp:
+            ws = tmp / "workspace"
+            ws.mkdir()
+            (ws / TASK_FILE).write_text("{}", encoding="utf-8")
+            ex = self.sandbox.run(ws, script, timeout=60, limits=self.options.limits(domain))
+        lines = [line for line in ex.stdout.splitlines() if line.startswith(MISSING)]
+        if not lines and ex.returncode == 0:
+            return None
+        what = lines[-1][len(MISSING):].strip() if lines else f"the check itself failed ({_status(ex)})"
+        grants = ", ".join(self.options.mounts) or "none"
+        return (f"--fixer cmd:{self.command}: {what} does not exist where the agent runs (its sandbox sees its "
+                f"workspace, the system directories and the directories granted with --hwrepair-agent-mount; "
+                f"granted: {grants}). Name the agent by an absolute path and grant its directory, e.g. "
+                f"--hwrepair-agent-mount {_suggest(what)}")
 
     def repair(self, task: RepairTask) -> Candidate:
         with scratch.directory("hwrepair-agent-") as tmp:
@@ -116,6 +170,15 @@ def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict
     return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
 
 
+def _suggest(what: str) -> str:
+    """The directory to grant for a missing path, as the user's machine has it."""
+    path = what.split(" (")[0]
+    if not path.startswith(("/", ".")):
+        return "DIR"
+    real = Path(path).resolve()
+    return str(real.parent if real.exists() and not real.is_dir() else real if real.exists() else "DIR")
+
+
 def _status(ex: Execution) -> str:
     if ex.timed_out:
         return "timeout"
@@ -124,4 +187,26 @@ def _status(ex: Execution) -> str:
     return f"exit {ex.returncode}"
 
 
-__all__ = ["CommandFixer"]
+def preflight(fixers: Mapping[str, object], evaluated: list[Path]) -> str | None:
+    """Why a `cmd:` fixer of the run cannot start (one line), checked once before the first item: a grant that
+    shows the agent the cases being evaluated, or a command whose program or files do not resolve."""
+    for fixer in fixers.values():
+        if isinstance(fixer, CommandFixer):
+            problem = exposed(fixer.options.mounts, evaluated) or fixer.preflight("hls")
+            if problem:
+                return problem
+    return None
+
+
+def exposed(mounts: tuple[str, ...], evaluated: list[Path]) -> str | None:
+    """A grant that contains (or lies inside) a path being evaluated: the agent would read the golden sources."""
+    for mount in mounts:
+        grant = Path(mount)
+        for path in evaluated:
+            if grant == path or grant in path.parents or path in grant.parents:
+                return (f"--hwrepair-agent-mount {mount}: would show the agent {path}, which holds the cases being "
+                        "evaluated and their golden sources; grant only the agent's own directory (or virtualenv)")
+    return None
+
+
+__all__ = ["CommandFixer", "exposed", "preflight"]
