@@ -57,9 +57,19 @@ def commands(text: str) -> list[list[str]]:
     return found
 
 
+def split_env(words: list[str]) -> tuple[dict[str, str], list[str]]:
+    """A command's leading NAME=value words (the environment a shell gives it), and the command."""
+    env: dict[str, str] = {}
+    while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
+        name, _, value = words[0].partition("=")
+        env[name] = value
+        words = words[1:]
+    return env, words
+
+
 def kind(words: list[str]) -> str | None:
     """Which test below runs a README command (None: no test does)."""
-    program = [w for w in words if not re.match(r"^[A-Z_]+=", w)]
+    _, program = split_env(words)
     if program in (["./dev", "eval"], ["./dev", "test"]):
         return "quick start"
     if program[:2] == ["hwrepair", "report"]:
@@ -194,11 +204,7 @@ def run(cwd: Path, words: list[str], *extra: str, env: dict[str, str] | None = N
         timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """A README command as a shell would run it: leading NAME=value words set the environment; `pytest` and
     `hwrepair` are this interpreter's. `env` is what a test's fake adds (a base URL)."""
-    assigned: dict[str, str] = {}
-    while words and re.match(r"^[A-Z_]+=", words[0]):
-        name, _, value = words[0].partition("=")
-        assigned[name] = value
-        words = words[1:]
+    assigned, words = split_env(words)
     program = {"pytest": [sys.executable, "-m", "pytest", *plugin_args()],
                "hwrepair": [sys.executable, "-m", "pytest_hwrepair.cli"]}[words[0]]
     return subprocess.run([*program, *words[1:], *extra], cwd=cwd, env=env_of(**assigned, **(env or {})),
