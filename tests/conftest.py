@@ -151,3 +151,19 @@ def demo_pytester(pytester: pytest.Pytester) -> pytest.Pytester:
     write_case(pytester.path, "sum", {"case.toml": SUM_TOML, "sum.c": SUM_C})
     write_case(pytester.path, "dump", {"case.toml": DUMP_TOML, "dump.c": DUMP_C})
     return pytester
+
+
+TESTS = Path(__file__).resolve().parent
+# End-to-end and toolchain-heavy tests: every pytest run in a subprocess (pytester), the gaming suite, the
+# built-in corpora, containers, remote workers and the browser. `./dev test -m "not slow"` runs the rest.
+SLOW_FOLDERS = frozenset({"gaming", "corpus", "docker"})
+SLOW_FILES = frozenset({"test_remote_workers.py", "test_browser.py", "test_oracle.py", "test_diff.py",
+                        "test_corners.py", "test_fixer.py", "test_mutants.py"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.resolve().relative_to(TESTS).parts if item.path.resolve().is_relative_to(TESTS) else ()
+        if ("pytester" in getattr(item, "fixturenames", ()) or SLOW_FOLDERS.intersection(parts[:-1])
+                or (parts and parts[-1] in SLOW_FILES)):
+            item.add_marker(pytest.mark.slow)
