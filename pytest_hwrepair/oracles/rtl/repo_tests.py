@@ -14,6 +14,7 @@ Bound to an instance (`for_bug`), the oracle runs its F2P then P2P tests; unboun
 from __future__ import annotations
 
 import enum
+import re
 import signal
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -28,7 +29,7 @@ from ...repo.schema import RepoTest
 from ...sandbox.base import Execution, Sandbox
 from ...verdict import Category, Verdict
 from ..base import Judge, Oracle, OracleContext, OracleKind, TreeAttempt, cached_text, content_hash, scratch_workspace
-from .preflight import PreflightRejection, check_source_rules
+from .preflight import PreflightRejection, check_source_rules, strip_comments
 
 PASS_LINE, FAIL_PREFIX, TRACE_PREFIX = "TEST PASSED", "TEST FAILED", "TRACE "
 LOG_LINES = 40
@@ -101,6 +102,9 @@ class RepoOracle:
             if is_hdl(path):
                 check_source_rules(path, design[path])
         owned = {p: t for p, t in self.repo.tree.items() if self.repo.is_testbench(p)}
+        problem = shadowing(design, owned, known)
+        if problem:
+            raise PreflightRejection("shadows-testbench", problem)
         write_files(bench, {**design, **owned})
 
     def run_test(self, bench: Path, role: str, test: RepoTest, sandbox: Sandbox) -> TestResult:
@@ -130,6 +134,31 @@ class RepoOracle:
             raise RuntimeError(f"{self.case.path}: test {test.name} prints no {TRACE_PREFIX.strip()} lines on the "
                                "fixed tree; a repository test traces what it checks")
         return "\n".join(result.trace) + "\n"
+
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_INCLUDE = re.compile(r'`include\s+"([^"]+)"')
+_MODULE = re.compile(r"\b(?:module|macromodule|primitive|interface|package|program)\s+(?:automatic\s+|static\s+)?(\w+)")
+
+
+def shadowing(design: Mapping[str, str], owned: Mapping[str, str], known: set[str]) -> str | None:
+    """How a candidate's design file would take the place of harness-owned testbench code, or None.
+
+    A lookup made from a testbench (an `include`, a module found in a `-y` library or by name) must find the
+    harness's file whatever the candidate adds: a new file named as a header a testbench includes, or any design
+    file defining a unit a testbench defines, would be found first (the working directory and the design's
+    library folders come before the testbench's)."""
+    includes = {Path(name).name for text in owned.values() for name in _INCLUDE.findall(_COMMENT.sub(" ", text))}
+    units = {name for text in owned.values() for name in _MODULE.findall(strip_comments(text))}
+    for path in sorted(design):
+        name = Path(path).name
+        if path not in known and (name in includes or Path(path).stem in units):
+            return (f"{path}: a new file named as the testbench's own {name!r} would be found in its place; "
+                    "the testbench's lookups resolve to harness-owned files only")
+        clash = sorted(units & set(_MODULE.findall(strip_comments(design[path])))) if is_hdl(path) else []
+        if clash:
+            return f"{path}: defines {clash[0]!r}, a unit of the harness-owned testbench; rename it in the design"
+    return None
 
 
 def write_files(root: Path, files: dict[str, str]) -> None:
