@@ -33,7 +33,8 @@ from .golden import (
     sanitized_build,
     sanitizer_report,
 )
-from .objects import linked_build
+from .instrumented import escape_problem
+from .objects import linked_build, parse_build
 from .oracle import BuildRunSpec
 from .outputs import compare_outputs
 
@@ -153,6 +154,9 @@ class HlsDiffOracle:
         except GoldenError as exc:
             return Verdict.error(str(exc))
         try:
+            escape = self._escape(workspace, sandbox)
+            if escape is not None:
+                return _done(escape, {}, 0, "sanitizer screen")
             return self._steps(workspace, sandbox, steps, golden, pristine)
         finally:
             if pristine is not None:
@@ -178,6 +182,18 @@ class HlsDiffOracle:
         if count != len(steps):  # a pass needs every step's result
             return Verdict.error(f"the sandbox gave results for {count} of {len(steps)} steps")
         return _done(Verdict.ok(self._passed()).with_metrics(**reused), durations, len(steps), None)
+
+    def _escape(self, workspace: Path, sandbox: Sandbox) -> Verdict | None:
+        """A candidate that could escape or detect the sanitizer build fails before any step runs."""
+        if self.spec.sanitize is None:
+            return None
+        parsed = parse_build(self.spec.build)
+        sources = [s for s in (parsed.sources if parsed else ()) if s in self.case.model.sources]
+        problem = escape_problem(workspace, sandbox, self.spec.build, sources, timeout=self.spec.timeout,
+                                 limits=self.ctx.limits)
+        if problem is None:
+            return None
+        return Verdict.fail(Category.TEST_FAIL, f"sanitizer screen: {problem}", metrics={"screen": "sanitizer"})
 
     def _linked(self, workspace: Path, sandbox: Sandbox, step: Step) -> Step:
         """A build step linking objects of the case's unchanged C files (hls_objects.py); other steps as they are."""

@@ -145,7 +145,49 @@ def test_candidate_cannot_switch_the_sanitizer_off(tmp_path: Path) -> None:
     case = make_case(tmp_path, "clip", strong="seeds = 1\nsanitize = true")
     quiet = ('const char *__asan_default_options(void) { return "exitcode=0:halt_on_error=0"; }\n'
              + edited(case, "    return sum;", "    y[n] = 0;\n    return sum;"))
-    assert "heap-buffer-overflow" in strong(tmp_path, case, quiet).summary
+    verdict = strong(tmp_path, case, quiet)
+    assert verdict.outcome is Outcome.FAILED and "'__asan_default_options'" in verdict.summary, verdict.summary
+
+
+OOB = "    y[n] = 0;  /* one past the end: unchanged output */\n    return sum;"
+ESCAPES = {
+    "attribute": ("", "__attribute__((no_sanitize(\"address\"))) "),
+    "gcc-spelling": ("", "__attribute__((no_sanitize_address)) "),
+    "pasted-attribute": ("#define CAT(a, b) a##b\n", "__attribute__((CAT(no_, sanitize)(\"address\"))) "),
+    "feature-macro": ("#ifdef __SANITIZE_ADDRESS__\n#define SAFE 1\n#else\n#define SAFE 0\n#endif\n", ""),
+    "interface-call": ("void __asan_poison_memory_region(void const volatile *, unsigned long);\n", ""),
+}
+
+
+@pytest.mark.parametrize("escape", sorted(ESCAPES))
+def test_a_candidate_cannot_escape_or_detect_the_sanitizer_build(tmp_path: Path, escape: str) -> None:
+    case = make_case(tmp_path, "clip", strong="seeds = 1\nsanitize = true")
+    head, attribute = ESCAPES[escape]
+    oob = OOB.replace("    y[n]", "    if (!SAFE) y[n]") if escape == "feature-macro" else OOB
+    text = edited(case, "    return sum;", oob)
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "(" in line and line.rstrip().endswith(("{", ")")) and
+              not line.startswith((" ", "#", "/", "\t")))
+    lines[at] = attribute + lines[at]
+    candidate = head + "".join(lines)
+    assert suite(tmp_path, case, candidate).passed  # the plain build sees nothing wrong
+    verdict = strong(tmp_path, case, candidate)
+    assert verdict.outcome is Outcome.FAILED and verdict.category is Category.TEST_FAIL, verdict.summary
+    assert verdict.summary.startswith(("sanitizer screen: ", "sanitizer run: ")), verdict.summary
+
+
+def test_code_that_differs_under_the_sanitizer_flags_is_refused(tmp_path: Path) -> None:
+    case = make_case(tmp_path, "clip", strong="seeds = 1\nsanitize = true")
+    # gcc defines __SANITIZE_ADDRESS__ under -fsanitize=address: detected through a macro that names it indirectly.
+    candidate = ("#define PROBE defined(__SANITIZE_ADDRESS__)\n#if PROBE\nstatic const int quiet = 1;\n#else\n"
+                 "static const int quiet = 0;\n#endif\n" + case.files[case.target])
+    verdict = strong(tmp_path, case, candidate)
+    assert verdict.outcome is Outcome.FAILED and verdict.summary.startswith("sanitizer screen: "), verdict.summary
+
+
+def test_the_golden_target_passes_the_sanitizer_screen(tmp_path: Path) -> None:
+    case = make_case(tmp_path, "clip", strong="seeds = 1\nsanitize = true")
+    assert strong(tmp_path, case).passed
 
 
 def test_golden_failure_is_an_error(tmp_path: Path) -> None:
