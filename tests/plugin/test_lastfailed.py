@@ -68,7 +68,7 @@ def test_a_repaired_sample_leaves_the_last_failed_list(demo_pytester: pytest.Pyt
 
 
 @WORKERS
-def test_retry_counts_are_the_retries_made(pytester: pytest.Pytester, project: FakeLLM,
+def test_retry_counts_are_the_retries_made(pytester: pytest.Pytester, project: FakeLLM,  # noqa: F811 (a fixture)
                                            workers: str) -> None:
     project.script(*["500"] * 8)  # each of 4 samples: a failure, one retry, a failure, given up
     result = run(pytester, project, workers, "--hwrepair-max-retries", "1", "--hwrepair-max-concurrency", "1")

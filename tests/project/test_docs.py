@@ -173,8 +173,8 @@ def test_dev_eval_command_line_repairs_and_reports(workdir: Path) -> None:
     assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-2000:]  # 1: the search did not repair it
     records = records_of(workdir / "run")
     assert [r["bug"] for r in records] == [bug] and str(records[0]["fixer"]).startswith("search")
-    table = subprocess.run([sys.executable, "-m", "pytest_hwrepair.report.repair_table", "run"], cwd=workdir, env=env_of(),
-                           capture_output=True, text=True, timeout=120, check=False)
+    table = subprocess.run([sys.executable, "-m", "pytest_hwrepair.report.repair_table", "run"], cwd=workdir,
+                           env=env_of(), capture_output=True, text=True, timeout=120, check=False)
     assert table.returncode == 0 and "pass@1" in table.stdout, table.stdout + table.stderr
 
 
