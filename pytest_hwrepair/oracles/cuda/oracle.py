@@ -51,7 +51,13 @@ from .checks import (
 from .classify import Classification, CudaCategory, Stage, StepLog, classify
 from .reader import ResultReader
 from .result import RESULT_CAP, RESULT_FILE, TestResult, parse_result, same_expectations
-from .screen import candidate_part, directive_violation, preprocess_commands, screen_preprocessed
+from .screen import (
+    candidate_part,
+    directive_violation,
+    preprocess_commands,
+    required_violation,
+    screen_preprocessed,
+)
 
 SOURCE_CAP = 1 << 20
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".cuh")
@@ -155,6 +161,7 @@ class CudaOracle:
         files = [Path(n).name for n in [*self.case.model.sources, *self.case.model.data, *self.spec.assets]
                  if n not in shown_headers]
         limits = replace(self.ctx.limits, output=PREPROCESSED_CAP)
+        parts = []
         for stage, argv in preprocess_commands(self.spec.build, self.case.target):
             ex = sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
             failed = self.build_failure(ex, sandbox)
@@ -163,10 +170,13 @@ class CudaOracle:
             if ex.truncated:
                 return _cheat(f"anti-cheat ({stage}): the preprocessed code is over {PREPROCESSED_CAP} bytes")
             part = candidate_part(ex.stdout, self.case.target)
-            reason = screen_preprocessed(part, rules.blocked, rules.required, files, stage)
+            # Forbidden patterns on every pass; required ones on the candidate's own lines of all passes.
+            reason = screen_preprocessed(part, rules.blocked, [], files, stage)
             if reason is not None:
                 return _cheat(reason)
-        return None
+            parts.append(part)
+        reason = required_violation(parts, rules.required)
+        return _cheat(reason) if reason is not None else None
 
     def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
         argv = self.spec.build if stage is Stage.BUILD else self.spec.run

@@ -188,6 +188,13 @@ def screen_preprocessed(part: Preprocessed, blocked: list[str], required: list[s
     m = EXTERN_C.search(code) or HARNESS_BLOCKED.search(code)
     if m is not None:
         return f"anti-cheat ({stage}): {_context(code, m)} is not allowed in a candidate"
+    return required_violation([part], required, stage)
+
+
+def required_violation(parts: list[Preprocessed], required: list[str], stage: str = "every pass") -> str | None:
+    """A required pattern that none of these passes' candidate lines holds (judged on their union: a build of
+    several translation units compiles the candidate in one of them, the harness's in the others)."""
+    code = "\n".join(normalise(clean(part.text)) for part in parts)
     for pattern in required:
         if re.search(pattern, code, re.MULTILINE) is None:
             return f"anti-cheat ({stage}): required pattern {pattern!r} does not occur in the code"
@@ -252,4 +259,4 @@ def _arch(flags: list[str]) -> str:
 
 
 __all__ = ["HARNESS_BLOCKED", "Preprocessed", "candidate_part", "clean", "directive_violation", "normalise",
-           "preprocess_commands", "screen_preprocessed", "splice"]
+           "preprocess_commands", "required_violation", "screen_preprocessed", "splice"]

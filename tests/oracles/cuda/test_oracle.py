@@ -443,3 +443,32 @@ def test_a_passing_reference_build_spares_the_rebuild_when_a_start_fails(tmp_pat
     box = FakeSandbox(build_log='solution.cu(6): error: expected a ";"\n', build_rc=2)
     assert oracle.check(workspace(tmp_path / "start", SOLUTION + "x"), box).category is Category.COMPILE_FAIL
     assert builds(box) == ["candidate"]
+
+
+TWO_UNITS = TEST_MAIN.replace('#include "solution.cu"\n', "")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_a_build_of_two_translation_units_screens_the_candidate_where_it_is_compiled(tmp_path: Path) -> None:
+    """DESIGN §3's build (`nvcc -O2 -o test test_main.cu solution.cu`): the harness's unit holds none of the
+    candidate's lines; required patterns are judged on the candidate's own lines of every pass."""
+    case = make_case(tmp_path / "case", extra="")
+    text = (case.root / "case.toml").read_text().replace("-o test test_main.cu", "-o test test_main.cu solution.cu")
+    text = text.replace("timeout = 30", "timeout = 300")  # nvcc on a busy two-core machine
+    (case.root / "case.toml").write_text(text)
+    (case.root / "test_main.cu").write_text(TWO_UNITS)
+    case = load_case(case.root / "case.toml")
+    oracle = cuda_oracle.CudaOracle(case, context(tmp_path, gpu=False))
+
+    def judged(name: str, solution: str) -> object:
+        ws = workspace(tmp_path / name, solution)
+        (ws / "test_main.cu").write_text(TWO_UNITS)
+        return oracle.check(ws, SubprocessSandbox())
+
+    good = judged("good", SOLUTION)
+    assert good.outcome is Outcome.SKIPPED and good.summary == NO_DEVICE, good  # built; no GPU here
+    host_only = judged("host", SOLUTION.replace("__global__ void scale_kernel", "__host__ void scale_kernel")
+                       .replace("scale_kernel<<<(n + 255) / 256, 256>>>(x, a, n)", "scale_kernel(x, a, n)"))
+    assert host_only.outcome is Outcome.FAILED and "required pattern '__global__'" in host_only.summary, host_only
+    blocked = judged("blocked", SOLUTION + 'void leak(void) { printf("x"); }\n')
+    assert blocked.outcome is Outcome.FAILED and "blocked pattern" in blocked.summary, blocked
