@@ -99,3 +99,23 @@ def test_cuda_bypass_is_rejected_at_the_screen(pytester: pytest.Pytester, canari
     assert outcome.records[0]["metrics"]["cuda_stage"] == "anti_cheat"
     assert outcome.result.ret == 1
     assert_contained(outcome, canaries, pytester)
+
+
+def test_a_padded_rtl_candidate_is_a_rejection_not_a_harness_error(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Escape by error: a module padded with lint-clean declarations until the interface dump is over the
+    reader's cap. The golden interface comes from a golden-only run, so the golden side is never cut short and
+    the sample stays in the denominators as a rejection."""
+    from pytest_hwrepair.oracles.rtl import oracle as rtl_oracle
+    from pytest_hwrepair.verdict import Category, Outcome
+
+    from ..oracles.rtl.test_oracle import COUNTER, COUNTER_ORACLE, check, make_case
+
+    case = make_case(tmp_path / "case", COUNTER, COUNTER_ORACLE, kind="rtl-lint")
+    monkeypatch.setattr(rtl_oracle, "PORTS_CAP", 40_000)  # the same attack as 16 MB of declarations, smaller
+    padding = "".join(f"    wire [31:0] pad{i} = 32'd{i};\n" for i in range(1500))
+    padded = COUNTER.replace("    always @", padding + "    always @", 1)
+    assert check("rtl-lint", case, COUNTER, tmp_path).passed
+    verdict = check("rtl-lint", case, padded, tmp_path)
+    assert verdict.outcome is Outcome.FAILED and verdict.category is Category.LINT_FAIL, verdict.summary
+    assert "interface dump is over" in verdict.summary

@@ -18,7 +18,7 @@ from ...cases.case import Case
 from ...sandbox.base import Sandbox
 from ...sandbox.untrusted import UntrustedFileError, read_untrusted
 from ...verdict import Category, Verdict
-from ..base import OracleContext, OracleKind, scratch_workspace, typed_spec
+from ..base import OracleContext, OracleKind, cached_text, content_hash, scratch_workspace, typed_spec
 from .bench import (
     GOLDEN_PREFIX,
     Bench,
@@ -59,12 +59,33 @@ LINT_STEPS = ("verilator", "iverilog", "yosys")
 PORTS_CAP = 16 << 20
 
 
-def _read_ports(root: Path) -> str:
-    """yosys's interface dump, written by a sandboxed step: read without following links, capped."""
+def _read_ports(root: Path) -> str | None:
+    """yosys's interface dump, written by a sandboxed step: read without following links, capped (None when it
+    is over the cap: a dump cut short could hide a port)."""
     try:
-        return read_untrusted(root, "ports.il", PORTS_CAP).text
+        got = read_untrusted(root, "ports.il", PORTS_CAP)
     except (OSError, UntrustedFileError):
         return ""
+    return None if got.truncated else got.text
+
+
+def golden_ports(case: Case, golden: str, sandbox: Sandbox, ctx: OracleContext, timeout: float) -> str:
+    """The golden design's interface dump, from a yosys run that reads the golden design alone (cached per
+    design): nothing a candidate writes can cut it short or change it."""
+    def produce() -> str:
+        with scratch_workspace("hwrepair-rtl-ports-") as root:
+            (root / "golden.v").write_text(golden, encoding="utf-8")
+            (root / "ports.ys").write_text("read_verilog -sv golden.v\nwrite_rtlil ports.il\n", encoding="utf-8")
+            ex = sandbox.run(root, "yosys -q -s ports.ys", timeout=timeout, limits=ctx.limits)
+            text = _read_ports(root)
+        if not ex.ok or not text:
+            raise GoldenPortsError(f"{case.path}: yosys cannot read the golden design: {ex.tail(5)}")
+        return text
+    return cached_text(ctx.cache_dir / "rtl-ports", content_hash("rtl-golden-ports", golden), produce)
+
+
+class GoldenPortsError(Exception):
+    """The golden design's own interface could not be read: a fault of the case, never of a candidate."""
 
 
 def equiv_status(verdict: Verdict) -> str | None:
@@ -139,7 +160,8 @@ class RtlOracle:
             check_module_set([m for t in bench.texts.values() for m in module_names(t)], self.modules)
         except PreflightRejection as exc:
             return _reject(exc.rule, str(exc))
-        (bench.root / "ports.ys").write_text(f"read_verilog -sv {' '.join(bench.sources)}\nwrite_rtlil ports.il\n",
+        # The candidate's interface alone: the golden one comes from a golden-only run (golden_ports).
+        (bench.root / "ports.ys").write_text(f"read_verilog -sv {' '.join(bench.candidate)}\nwrite_rtlil ports.il\n",
                                              encoding="utf-8")
         ex, ran = run_steps(bench, sandbox, self.lint_steps(bench), linear(LINT_STEPS), timeout=self.timeout,
                             limits=self.ctx.limits)
@@ -154,7 +176,7 @@ class RtlOracle:
                 what = "cannot read the design" if tool == "yosys" else "rejects the candidate"
                 return Verdict.fail(Category.LINT_FAIL, f"{tool} {what}: {_first_problem(step.log)}",
                                     log_tail=step.tail(), metrics={"stage": "lint", "tool": tool})
-        return self.interface(bench)
+        return self.interface(bench, sandbox)
 
     def lint_steps(self, bench: Bench) -> dict[str, str]:
         files = " ".join(shlex.quote(f) for f in bench.candidate)
@@ -167,9 +189,19 @@ class RtlOracle:
             "yosys": "yosys -q -s ports.ys",
         }
 
-    def interface(self, bench: Bench) -> Verdict | Interface:
-        found = parse_interface(_read_ports(bench.root))
-        golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in found.items() if m.startswith(GOLDEN_PREFIX)}
+    def interface(self, bench: Bench, sandbox: Sandbox) -> Verdict | Interface:
+        try:
+            text = golden_ports(self.case, (bench.root / bench.golden).read_text(encoding="utf-8"), sandbox,
+                                self.ctx, self.timeout)
+        except GoldenPortsError as exc:
+            return Verdict.error(str(exc))
+        dumped = _read_ports(bench.root)
+        if dumped is None:
+            return _reject("interface", f"the candidate's interface dump is over {PORTS_CAP} bytes; the design "
+                           "declares far more than the modules under repair need")
+        found = parse_interface(dumped)
+        golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in parse_interface(text).items()
+                  if m.startswith(GOLDEN_PREFIX)}
         missing = [m for m in self.modules if m not in golden]
         if missing:
             return Verdict.error(f"{self.case.path}: golden sources do not define module {missing[0]}")
