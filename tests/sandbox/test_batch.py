@@ -224,3 +224,17 @@ def test_a_separator_cut_across_reads_is_still_found() -> None:
     assert drain.text(0) == "one"
     assert drain.text(1).startswith("two" * 5 + "t") and drain.part_dropped(1) == 14
     assert drain.text(2) == "three" and drain.text(3) == ""
+
+
+@needs_bwrap
+@pytest.mark.parametrize("names", ["plain", "odd"])
+def test_files_a_program_leaves_cannot_push_the_step_records_out(sandbox: LocalSandbox, tmp_path: Path,
+                                                                 names: str) -> None:
+    """A correct program that leaves more files than the copy-back keeps (or odd names) is still reported at
+    its own stage with its own status: the records travel ahead of the workspace."""
+    make = ("for i in $(seq 1 700); do : > \"f$i\"; done" if names == "plain"
+            else "for i in $(seq 1 700); do : > \"$(printf 'f\\001\\033[2J %s' $i)\"; done")
+    done, _, _ = batch(sandbox, tmp_path, [Command("echo built"), Command(f"{make}; echo ran > out.txt", "out.txt"),
+                                           Command("echo compared")], timeout=60)
+    assert [ex.returncode for ex in done] == [0, 0, 0], shape(done)
+    assert done[2].stdout.startswith("compared")

@@ -54,7 +54,9 @@ exit $rc
 # followed by the separator RS "hwrepair:" MARK RS once nothing of the command is left to write more; after
 # it, its KEEP file (when named) is moved aside to RECORDS/N.keep before the next command could overwrite it,
 # and RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
-# back inside the workspace archive; the harness takes them out before the workspace is replaced. A command
+# back first in the workspace archive, ahead of whatever the commands left (so no number of files or bytes a
+# program leaves can push them past the copy-back's caps); the harness takes them out before the workspace is
+# replaced. A command
 # whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the records left out) on fd
 # SNAP, which is then closed: no command ever holds it ("-": none).
 RECORDS = ".hwrepair-steps"
@@ -97,7 +99,7 @@ while [ $# -ge 3 ]; do
   if [ ${#junk[@]} -gt 0 ]; then rm -rf -- "${junk[@]}" 2>/dev/null; fi
 done
 if [ "$snap" != - ]; then eval "exec $snap>&-"; fi
-cd "$w" 2>/dev/null && tar -c -f - . >&"$out" 2>/dev/null
+cd "$w" 2>/dev/null && tar -c -f - ./""" + RECORDS + r""" --exclude=./""" + RECORDS + r""" . >&"$out" 2>/dev/null
 exit 0
 """
 
