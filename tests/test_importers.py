@@ -22,7 +22,7 @@ from pytest_hwrepair.importers.chrysalis_locate import dedupe
 from pytest_hwrepair.importers.chrysalis_specs import load_selection, load_specs, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt
 from pytest_hwrepair.importers.hls_programs import chstone
-from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
+from pytest_hwrepair.importers.snippets import calls, find_definitions, find_snippet, mask
 from pytest_hwrepair.loading import load_case
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.validate import BugCheck
@@ -256,13 +256,15 @@ def test_selection_keeps_only_the_listed_triples_and_reports_the_missing_one(
     assert "selection has no spec: chstone/gone/OOB" in text
 
 
-def test_selected_specs_leaving_the_same_program_behind_are_all_kept_and_marked_same_as(tmp_path: Path) -> None:
+def test_selected_specs_leaving_the_same_program_behind_are_all_kept_and_marked_same_as(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     chosen = select(tmp_path, "chstone/double_it/INF", "chstone/double_it/MLU")
     assert main(chrysalis_args(out, "--select", chosen)) == 0
     first, twin = log(out)["chstone/double_it/INF"], log(out)["chstone/double_it/MLU"]
     assert (first["status"], first["same_as"], twin["status"], twin["same_as"]) == (
         "accepted", None, "accepted", "chstone/double_it/INF")
+    assert "  selection kept, the same program as another kept one (same_as): 1" in capsys.readouterr().out
     case = load_case(out / twin["case"] / "case.toml")
     assert [b.id for b in case.bugs] == ["INF-01", "MLU-01"] and case.bug("MLU-01").find == case.bug("INF-01").find
     assert case.bug("MLU-01").note.endswith("the same program as chstone/double_it/INF")
@@ -324,6 +326,12 @@ def test_definitions_skip_prototypes_calls_comments_and_strings() -> None:
             "int\nf (int a)\n{\n  return a;\n}\n")
     spans = find_definitions(text, "f")
     assert len(spans) == 1 and text[spans[0].start:spans[0].end] == "f (int a)\n{\n  return a;\n}"
+
+
+def test_calls_are_listed_once_in_order_without_keywords_comments_or_strings() -> None:
+    text = 'void f (void)\n{\n  if (g (1)) h ();\n  /* k () */ puts ("m (x)");\n  g (sizeof (int));\n}\n'
+    [body] = find_definitions(text, "f")
+    assert calls(text, body) == ["f", "g", "h", "puts"]
 
 
 def test_mask_keeps_offsets() -> None:

@@ -228,8 +228,11 @@ def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) 
         reason = status[t].reason if t in status and status[t].status is Status.REJECTED else None
         if reason is not None:
             reasons[reason.value] += 1
+    marked = sum(1 for t in selection if t in status and status[t].status is not Status.REJECTED and status[t].same_as)
     lines = [f"selection: {len(selection)} triples: {kept} kept, {sum(reasons.values())} rejected, "
              f"{len(missing)} with no spec file"]
+    if marked:
+        lines.append(f"  selection kept, the same program as another kept one (same_as): {marked}")
     lines += [f"  selection rejected - {reason}: {n}" for reason, n in sorted(reasons.items())]
     lines += [f"  selection has no spec: {'/'.join(t)}" for t in missing]
     return tuple(lines)
