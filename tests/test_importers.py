@@ -77,6 +77,7 @@ def outcome(imported: Path, source: str) -> tuple[str, str | None]:
     ("chstone/double_it/MLU", ("rejected", "duplicate")),
     ("chstone/sum_all/SHFT", ("rejected", "unsupported spec")),
     ("machsuite/vsum/ZERO", ("rejected", "not observable")),
+    ("machsuite/vdiff/OOB", ("accepted", None)),
     ("polybench/kernel_reg_detect/OOB", ("rejected", "not found")),
 ])
 def test_every_spec_ends_accepted_or_rejected_with_its_reason(imported: Path, source: str,
@@ -219,6 +220,15 @@ def test_machsuite_check_data_is_compared_by_the_harness_outside_the_workspace(i
     assert "generate.c" not in case.model.sources
 
 
+def test_machsuite_benchmark_including_the_shared_header_by_its_upstream_path_keeps_the_upstream_layout(
+        imported: Path) -> None:
+    entry = log(imported)["machsuite/vdiff/OOB"]
+    case = load_case(imported / entry["case"] / "case.toml")
+    assert entry["case"] == "machsuite/vdiff_vdiff" and case.target == "vdiff/vdiff/vdiff.c"
+    assert {"vdiff/vdiff/vdiff.h", "common/support.h", "common/support.c"} <= set(case.model.sources)
+    assert (case.oracle.build or "").startswith("gcc -O0 -Icommon vdiff/vdiff/local_support.c vdiff/vdiff/vdiff.c ")
+
+
 def test_polybench_dump_is_compared_with_the_reference_build_at_the_chosen_size(imported: Path) -> None:
     entry = log(imported)["polybench/kernel_tri_smooth_imper/USE"]
     case = load_case(imported / entry["case"] / "case.toml")
@@ -233,12 +243,12 @@ def test_imported_cases_pass_validate_and_pytest_reference_and_fail_noop(importe
     checked = subprocess.run([sys.executable, "-m", "pytest_hwrepair.cli", "validate", str(imported), "-j", "2",
                               "--json", "--cache-dir", cache], capture_output=True, text=True, check=False)
     verdicts = [json.loads(line) for line in checked.stdout.splitlines() if line.startswith("{")]
-    assert len(verdicts) == len(accepted) == 14, checked.stdout + checked.stderr
+    assert len(verdicts) == len(accepted) == 15, checked.stdout + checked.stderr
     for v in verdicts:  # validate still reads an INF label as "must hang"; the import reads it as an edit shape
         entry = accepted[(str(Path(v["path"]).parent.relative_to(imported)), v["bug"])]
         label_only = v["reason"].startswith("INF bug does not fail by timeout") and entry["group"] == "INF"
         assert v["status"] == "accepted" or label_only, v
-    for fixer, status, words in (("reference", 0, "14 passed"), ("noop", 1, "14 failed")):
+    for fixer, status, words in (("reference", 0, "15 passed"), ("noop", 1, "15 failed")):
         run = subprocess.run([sys.executable, "-m", "pytest", str(imported), f"--fixer={fixer}", "-p", "no:randomly",
                               "-p", "no:cacheprovider", "--hwrepair-run", str(imported.parent / f"run-{fixer}")],
                              capture_output=True, text=True, cwd=imported.parent, check=False)

@@ -111,17 +111,24 @@ def machsuite(root: Path, timeout: float | None = None) -> list[Program]:
         # generate.c and test programs (aes_test.c) have their own main: the driver is the only one.
         own = {p.name: text for p in sorted(folder.iterdir()) if p.suffix in (".c", ".h")
                and (text := read_text(p)) is not None and not (p.suffix == ".c" and find_definitions(text, "main"))}
-        files = {n: t for n, t in {**own, **support}.items() if t is not None}
         kernel = _make_var(folder / "Makefile", "KERN") or folder.parent.name
         check, given = read_text(folder / "check.data"), read_text(folder / "input.data")
-        if check is None or given is None or f"{kernel}.c" not in files:
+        if check is None or given is None or f"{kernel}.c" not in own:
             continue
+        # A benchmark that includes the shared header by its upstream path (backprop's
+        # "../../common/support.h") keeps the upstream layout; the others are laid out flat.
+        here, shared = (f"{folder.parent.name}/{folder.name}/", "common/") if any(
+            '"../../common/' in text for text in own.values()) else ("", "")
+        files = {**{here + n: t for n, t in own.items()},
+                 **{shared + n: t for n, t in support.items() if t is not None}}
         sources = " ".join(n for n in files if n.endswith(".c"))
-        oracle = {"kind": "output-diff", "build": f"gcc -O0 -I. {sources} {DRIVER} -o prog -lm",
+        includes = f"-I{shared.rstrip('/')}" if shared else "-I."
+        oracle = {"kind": "output-diff", "build": f"gcc -O0 {includes} {sources} {DRIVER} -o prog -lm",
                   "run": "./prog input.data output.data", "timeout": timeout or STEP_TIMEOUT,
                   "compare": "file:output.data",
-                  "expected": "check.data", "tolerance": _epsilon(files.get("local_support.c", ""))}
-        search = (f"{kernel}.c", *sorted(n for n in files if n != f"{kernel}.c"))
+                  "expected": "check.data", "tolerance": _epsilon(own.get("local_support.c", ""))}
+        main = here + f"{kernel}.c"
+        search = (main, *sorted(n for n in files if n != main))
         name = f"{folder.parent.name}_{folder.name}"
         programs.append(Program("machsuite", name, f"MachSuite {folder.parent.name}/{folder.name}", files, search,
                                 oracle, {"input.data": given, DRIVER: MACHSUITE_DRIVER}, {"check.data": check}))
