@@ -9,7 +9,7 @@ import math
 import shutil
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -66,14 +66,15 @@ class Entry:
     case: str = ""  # the written case directory, relative to the output directory
     bug: str = ""
     group: str = ""  # what the per-group counts use: the bug type or the cuda bucket
+    same_as: str = ""  # the source of another candidate that leaves the very same program behind
 
     def to_json(self) -> dict[str, Any]:
         return {"source": self.source, "suite": self.suite, "status": self.status.value,
                 "reason": self.reason.value if self.reason else None, "detail": self.detail,
-                "case": self.case, "bug": self.bug, "group": self.group}
+                "case": self.case, "bug": self.bug, "group": self.group, "same_as": self.same_as or None}
 
     def rejected(self, reason: Reason, detail: str) -> Entry:
-        return Entry(self.source, self.suite, Status.REJECTED, reason, detail, self.case, self.bug, self.group)
+        return replace(self, status=Status.REJECTED, reason=reason, detail=detail)
 
 
 @dataclass(frozen=True)

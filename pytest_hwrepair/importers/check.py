@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ..sandbox import make_sandbox
@@ -25,6 +26,25 @@ def two_sided(paths: list[Path], *, jobs: int, cache_dir: Path) -> dict[tuple[st
     sandbox = make_sandbox(settings, cache_dir)
     checks = validate(paths, sandbox=sandbox, cache_dir=cache_dir, jobs=jobs)
     return {(check.path, check.bug): check for check in checks}
+
+
+# validate's rules that read a bug's type as the way it must fail. A label that names the shape of an
+# edit (Chrysalis' INF: a changed loop bound or exit) makes no such promise: most of those edits end in
+# a crash or a wrong result, which is as observable as a hang.
+_LABEL_RULES = ("INF bug does not fail by timeout",)
+
+
+def shape_labels(check: BugCheck) -> BugCheck:
+    """The verdict with the type labels read as edit shapes: a bug rejected only for failing another way
+    than its label suggests is accepted (the reference passed, the bug builds and fails, as for any bug)."""
+    if check.status == "rejected" and check.reason.startswith(_LABEL_RULES):
+        return replace(check, status="accepted", reason="")
+    return check
+
+
+def failure(check: BugCheck) -> str:
+    """How the bug fails, from validate's `noop` field (`failed/runtime_crash` -> `runtime_crash`)."""
+    return check.noop.rpartition("/")[2]
 
 
 def rejection_reason(check: BugCheck) -> Reason:

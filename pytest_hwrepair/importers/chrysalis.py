@@ -1,9 +1,12 @@
 """`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources.
 
-CHStone, MachSuite and PolyBench/C 4.2.1 programs from the user's checkouts, each Chrysalis-HLS
-single-edit spec of the eight logic types injected into its function's home file, judged by the
-suite oracle the study used. An instance is kept only when the original program passes, the
-injected one compiles and the bug is observable (the two-sided check of `hwrepair validate`).
+CHStone, MachSuite and PolyBench/C (3.x or 4.x) programs from the user's checkouts, each Chrysalis-HLS
+single-edit spec of the eight logic types injected into its function (or the code that function
+calls), judged by the suite oracle the study used. An instance is kept only when the original program
+passes, the injected one compiles and the bug is observable, twice (the two-sided check of `hwrepair
+validate`); a type label names the shape of an edit, so how the bug fails is recorded, not required.
+Under `--select`, specs that leave the same program behind are all kept, each marked `same_as` the
+one that stands for them, as the study counts them.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from typing import Any
 
 from ..strength.selfcheck import BugCheck
 from .base import Entry, ImportReport, Reason, Status, prepare_out, write_case, write_report
-from .check import rejection_reason, two_sided
-from .chrysalis_locate import Edit, dedupe, locate
+from .check import failure, rejection_reason, shape_labels, two_sided
+from .chrysalis_locate import Edit, dedupe, locate, twins
 from .chrysalis_specs import Spec, load_selection, load_specs
 from .hls_programs import DATASETS, Program, chstone, machsuite, polybench
 from .snippets import occurrence
@@ -37,13 +40,16 @@ class ChrysalisImporter:
     help = "the HLS repair study's benchmark: CHStone, MachSuite, PolyBench/C and Chrysalis-HLS bug specs"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        for option, what in (("chstone", "CHStone"), ("machsuite", "MachSuite"), ("polybench", "PolyBench/C 4.2.1"),
+        for option, what in (("chstone", "CHStone"), ("machsuite", "MachSuite"),
+                             ("polybench", "PolyBench/C 3.x or 4.x (which one is recorded in every case)"),
                              ("specs", "Chrysalis-HLS (or its HLS_Bug_Dataset/)")):
             parser.add_argument(f"--{option}", type=Path, required=True, metavar="DIR", help=f"a checkout of {what}")
         parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
-        parser.add_argument("--dataset", default="SMALL", choices=DATASETS, help="PolyBench dataset size")
+        parser.add_argument("--dataset", default="SMALL", choices=DATASETS,
+                            help="PolyBench dataset size (STANDARD is 3.x's, MEDIUM 4.x's)")
         parser.add_argument("--select", type=Path, metavar="FILE",
-                            help="only these (suite, function, type) triples, e.g. the study's benchmark_meta.json")
+                            help="only these (suite, function, type) triples, e.g. the study's benchmark_meta.json; "
+                                 "specs that leave the same program behind are all kept, marked same_as")
         parser.add_argument("--no-check", action="store_true",
                             help="write every placed spec unchecked (`hwrepair validate` decides)")
         parser.add_argument("--timeout", type=_seconds, metavar="SECONDS",
@@ -62,14 +68,16 @@ class ChrysalisImporter:
         edits, placed = place(specs, programs)
         entries += placed
         prepare_out(ns.out, self.name, SUITE_DIRS)
+        keep_twins = selection is not None
         if ns.no_check:
-            kept, dupes = dedupe(edits)
-            entries += dupes + write_cases(ns.out, kept, keep=None)
+            entries += unchecked(ns.out, edits, keep_twins)
         else:
-            entries += checked(ns.out, edits, ns.jobs, ns.cache_dir)
+            entries += checked(ns.out, edits, ns.jobs, ns.cache_dir, keep_twins)
         entries.sort(key=lambda e: e.source)
-        notes = selection_notes(selection, entries) if selection is not None else ()
-        report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset})
+        version = programs["polybench"][0].version
+        notes = (f"polybench: PolyBench/C {version} ({ns.polybench})",
+                 *(selection_notes(selection, entries) if selection is not None else ()))
+        report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset, "polybench": version})
         write_report(report)
         return report
 
@@ -97,10 +105,19 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
     return edits, rejected
 
 
-def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path) -> list[Entry]:
+def unchecked(out: Path, edits: list[Edit], keep_twins: bool) -> list[Entry]:
+    """Every placed edit written as it is (one of each duplicate group unless twins are kept)."""
+    if keep_twins:
+        return write_cases(out, edits, keep=None, same=twins(edits))
+    kept, dupes = dedupe(edits)
+    return dupes + write_cases(out, kept, keep=None)
+
+
+def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
     """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
-    behaviour and a loaded machine can make one run pass); then write one of each duplicate group
-    (one that passed, if any) and only what passed both checks to `out`."""
+    behaviour and a loaded machine can make one run pass); then write only what passed both checks to
+    `out`: every edit, twins marked, when `keep_twins`, else one of each duplicate group (one that
+    passed, if any)."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
 
     def passed(edit: Edit) -> bool:
@@ -113,6 +130,8 @@ def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path) -> list[En
         if first is not None and (second is None or second.status != "accepted"):
             said = f"{second.status}: {second.reason}" if second else "no verdict"
             verdicts[source] = replace(first, status="rejected", reason=f"not repeatable: accepted once, then {said}")
+    if keep_twins:
+        return write_cases(out, edits, keep=verdicts.get, same=twins(edits, passed))
     kept, dupes = dedupe(edits, passed)
     return dupes + write_cases(out, kept, keep=verdicts.get)
 
@@ -125,14 +144,17 @@ def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> dict[str,
         staged = Path(tmp)
         placed = write_cases(staged, edits, keep=None)
         checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
-    return {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
+    found = {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
+    return {source: shape_labels(check) if check else None for source, check in found.items()}
 
 
 Keep = Callable[[str], BugCheck | None]
 
 
-def write_cases(out: Path, edits: list[Edit], keep: Keep | None) -> list[Entry]:
-    """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check."""
+def write_cases(out: Path, edits: list[Edit], keep: Keep | None, same: dict[str, str] | None = None) -> list[Entry]:
+    """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check.
+    `same` marks the edits that leave the same program behind as another (source -> its source)."""
+    same = same or {}
     groups: dict[tuple[str, str, str], list[Edit]] = defaultdict(list)
     for edit in edits:
         groups[(edit.program.suite, edit.program.name, edit.file)].append(edit)
@@ -140,11 +162,11 @@ def write_cases(out: Path, edits: list[Edit], keep: Keep | None) -> list[Entry]:
     for (suite, _, file), group in sorted(groups.items()):
         program = group[0].program
         rel = f"{suite}/{case_id(program, file)}"
-        bugs = _bugs(sorted(group, key=lambda e: (e.spec.type, e.spec.function, e.start)))
+        bugs = _bugs(sorted(group, key=lambda e: (e.spec.type, e.spec.function, e.start)), same)
         kept = []
         for edit, bug in bugs:
-            entry = _status(Entry(edit.spec.source, suite, Status.IMPORTED, case=rel, bug=bug["id"],
-                                  group=edit.spec.type), keep)
+            entry = _status(Entry(edit.spec.source, suite, Status.IMPORTED, detail=edit.where, case=rel, bug=bug["id"],
+                                  group=edit.spec.type, same_as=same.get(edit.spec.source, "")), keep)
             if entry.status is not Status.REJECTED:
                 kept.append(bug)
             entries.append(entry)
@@ -160,7 +182,7 @@ def _status(entry: Entry, keep: Keep | None) -> Entry:
     if check is None:
         return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
     if check.status == "accepted":
-        return replace(entry, status=Status.ACCEPTED)
+        return replace(entry, status=Status.ACCEPTED, detail=f"{entry.detail}; fails with {failure(check)}")
     return entry.rejected(rejection_reason(check), check.reason)
 
 
@@ -170,17 +192,19 @@ def case_id(program: Program, file: str) -> str:
     return program.name if file == main else f"{program.name}-{_CASE_ID.sub('_', Path(file).stem)}"
 
 
-def _bugs(edits: list[Edit]) -> list[tuple[Edit, dict[str, Any]]]:
+def _bugs(edits: list[Edit], same: dict[str, str]) -> list[tuple[Edit, dict[str, Any]]]:
     counts: dict[str, int] = defaultdict(int)
     out = []
     for edit in edits:
         counts[edit.spec.type] += 1
         text = edit.program.files[edit.file]
         index, total = occurrence(text, edit.find, edit.start)
+        note = f"Chrysalis-HLS spec {edit.spec.source} ({edit.spec.path.name}), {edit.where}"
+        if edit.spec.source in same:
+            note += f"; the same program as {same[edit.spec.source]}"
         out.append((edit, {"id": f"{edit.spec.type}-{counts[edit.spec.type]:02d}", "type": edit.spec.type,
                            "find": edit.find, "replace": edit.spec.faulty,
-                           "occurrence": index if total > 1 else None,
-                           "note": f"Chrysalis-HLS spec {edit.spec.source} ({edit.spec.path.name})"}))
+                           "occurrence": index if total > 1 else None, "note": note}))
     return out
 
 
@@ -204,8 +228,11 @@ def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) 
         reason = status[t].reason if t in status and status[t].status is Status.REJECTED else None
         if reason is not None:
             reasons[reason.value] += 1
+    marked = sum(1 for t in selection if t in status and status[t].status is not Status.REJECTED and status[t].same_as)
     lines = [f"selection: {len(selection)} triples: {kept} kept, {sum(reasons.values())} rejected, "
              f"{len(missing)} with no spec file"]
+    if marked:
+        lines.append(f"  selection kept, the same program as another kept one (same_as): {marked}")
     lines += [f"  selection rejected - {reason}: {n}" for reason, n in sorted(reasons.items())]
     lines += [f"  selection has no spec: {'/'.join(t)}" for t in missing]
     return tuple(lines)

@@ -1,4 +1,4 @@
-"""The upstream HLS programs as cases: CHStone, MachSuite and PolyBench/C 4.2.1, each with its suite oracle."""
+"""The upstream HLS programs as cases: CHStone, MachSuite and PolyBench/C (3.x or 4.x), each with its suite oracle."""
 
 from __future__ import annotations
 
@@ -11,8 +11,14 @@ from typing import Any
 from .base import ImporterError, read_text
 from .snippets import find_definitions
 
-DATASETS = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
-_TIMEOUTS = {"MINI": 10.0, "SMALL": 10.0, "MEDIUM": 30.0, "LARGE": 120.0, "EXTRALARGE": 600.0}
+DATASETS = ("MINI", "SMALL", "MEDIUM", "STANDARD", "LARGE", "EXTRALARGE")
+# PolyBench/C 3.x sizes its kernels MINI, SMALL, STANDARD (its default), LARGE, EXTRALARGE; 4.x has MEDIUM
+# where 3.x had STANDARD, and a 4.x kernel given -DSTANDARD_DATASET (or a 3.x one -DMEDIUM_DATASET) silently
+# builds its default size instead.
+_DATASETS_OF = {"3": ("MINI", "SMALL", "STANDARD", "LARGE", "EXTRALARGE"),
+                "4": ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")}
+_TIMEOUTS = {"MINI": 10.0, "SMALL": 10.0, "MEDIUM": 30.0, "STANDARD": 120.0, "LARGE": 120.0, "EXTRALARGE": 600.0}
+_VERSION = re.compile(r"PolyBench/C\s+(\d+(?:\.\d+)*)")
 STEP_TIMEOUT = 10.0
 # CHStone programs print `main_result` last and return it: the last line must be 0 (the exit
 # status must be 0 too, and statuses wrap at 256, so both matter).
@@ -70,6 +76,7 @@ class Program:
     oracle: dict[str, Any]
     data: dict[str, str] = field(default_factory=dict)  # copied into the workspace, not shown
     expected: dict[str, str] = field(default_factory=dict)  # kept out of the workspace
+    version: str = ""  # the upstream release, where the suite has several (PolyBench/C 3.2, 4.2.1)
 
     def definitions(self, function: str) -> list[tuple[str, int, int]]:
         """(file, start, end) of every definition of `function` in this program."""
@@ -104,17 +111,24 @@ def machsuite(root: Path, timeout: float | None = None) -> list[Program]:
         # generate.c and test programs (aes_test.c) have their own main: the driver is the only one.
         own = {p.name: text for p in sorted(folder.iterdir()) if p.suffix in (".c", ".h")
                and (text := read_text(p)) is not None and not (p.suffix == ".c" and find_definitions(text, "main"))}
-        files = {n: t for n, t in {**own, **support}.items() if t is not None}
         kernel = _make_var(folder / "Makefile", "KERN") or folder.parent.name
         check, given = read_text(folder / "check.data"), read_text(folder / "input.data")
-        if check is None or given is None or f"{kernel}.c" not in files:
+        if check is None or given is None or f"{kernel}.c" not in own:
             continue
+        # A benchmark that includes the shared header by its upstream path (backprop's
+        # "../../common/support.h") keeps the upstream layout; the others are laid out flat.
+        here, shared = (f"{folder.parent.name}/{folder.name}/", "common/") if any(
+            '"../../common/' in text for text in own.values()) else ("", "")
+        files = {**{here + n: t for n, t in own.items()},
+                 **{shared + n: t for n, t in support.items() if t is not None}}
         sources = " ".join(n for n in files if n.endswith(".c"))
-        oracle = {"kind": "output-diff", "build": f"gcc -O0 -I. {sources} {DRIVER} -o prog -lm",
+        includes = f"-I{shared.rstrip('/')}" if shared else "-I."
+        oracle = {"kind": "output-diff", "build": f"gcc -O0 {includes} {sources} {DRIVER} -o prog -lm",
                   "run": "./prog input.data output.data", "timeout": timeout or STEP_TIMEOUT,
                   "compare": "file:output.data",
-                  "expected": "check.data", "tolerance": _epsilon(files.get("local_support.c", ""))}
-        search = (f"{kernel}.c", *sorted(n for n in files if n != f"{kernel}.c"))
+                  "expected": "check.data", "tolerance": _epsilon(own.get("local_support.c", ""))}
+        main = here + f"{kernel}.c"
+        search = (main, *sorted(n for n in files if n != main))
         name = f"{folder.parent.name}_{folder.name}"
         programs.append(Program("machsuite", name, f"MachSuite {folder.parent.name}/{folder.name}", files, search,
                                 oracle, {"input.data": given, DRIVER: MACHSUITE_DRIVER}, {"check.data": check}))
@@ -123,11 +137,15 @@ def machsuite(root: Path, timeout: float | None = None) -> list[Program]:
 
 
 def polybench(root: Path, dataset: str, timeout: float | None = None) -> list[Program]:
-    """One program per PolyBench/C kernel, dumping its live-out arrays at the chosen dataset size."""
+    """One program per PolyBench/C kernel (3.x or 4.x), dumping its live-out arrays at the chosen dataset size."""
     utilities = root / "utilities"
     util = {n: read_text(utilities / n) for n in ("polybench.c", "polybench.h")}
     if any(v is None for v in util.values()):
         raise ImporterError(f"--polybench {root}: utilities/polybench.c and utilities/polybench.h are required")
+    version = polybench_version(root)
+    sizes = _DATASETS_OF.get(version.split(".")[0], _DATASETS_OF["4"])
+    if dataset not in sizes:
+        raise ImporterError(f"--dataset {dataset}: PolyBench/C {version} ({root}) has the datasets {', '.join(sizes)}")
     listed = utilities / "benchmark_list"
     paths = ([root / line.strip() for line in listed.read_text(encoding="utf-8").splitlines() if line.strip()]
              if listed.is_file() else sorted(p for p in root.glob("*/**/*.c") if p.parent.name == p.stem))
@@ -142,9 +160,19 @@ def polybench(root: Path, dataset: str, timeout: float | None = None) -> list[Pr
                   "tolerance": 0.0,
                   "build": f"gcc -O0 -I. -DPOLYBENCH_DUMP_ARRAYS -D{dataset}_DATASET polybench.c {path.name} "
                            "-o prog -lm", "run": "./prog"}
-        programs.append(Program("polybench", path.stem, f"PolyBench/C {path.stem} ({dataset} dataset)", files,
-                                (path.name, "polybench.c"), oracle))
+        programs.append(Program("polybench", path.stem, f"PolyBench/C {version} {path.stem} ({dataset} dataset)",
+                                files, (path.name, "polybench.c"), oracle, version=version))
     return _must(programs, root, "--polybench", "no kernel sources (utilities/benchmark_list or <kernel>/<kernel>.c)")
+
+
+def polybench_version(root: Path) -> str:
+    """The release a PolyBench/C checkout says it is (README or utilities), else what its dump macros show:
+    4.x names its dump target (POLYBENCH_DUMP_TARGET), 3.x prints to stderr directly."""
+    for path in (root / "README", root / "utilities" / "polybench.h", root / "utilities" / "polybench.c"):
+        m = _VERSION.search(read_text(path) or "")
+        if m:
+            return m.group(1)
+    return "4.x" if "POLYBENCH_DUMP_TARGET" in (read_text(root / "utilities" / "polybench.h") or "") else "3.x"
 
 
 def _dirs(root: Path) -> list[Path]:

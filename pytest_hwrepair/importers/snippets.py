@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 _TOKEN = re.compile(r"\w+|\S")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_NOT_CALLS = frozenset({"if", "for", "while", "switch", "return", "sizeof", "do", "case", "else"})
 _IDENT_LIST = re.compile(r"^\s*(?:\w+\s*(?:,\s*\w+\s*)*)?$")
 
 
@@ -120,6 +122,13 @@ def _body_start(masked: str, after: int, params: str) -> int | None:
     if not decls.strip().endswith(";") or any(c in decls for c in "(){}=") or "\n\n\n" in decls:
         return None
     return after + brace
+
+
+def calls(text: str, body: Span) -> list[str]:
+    """The names called inside `body` (comments, strings and preprocessor lines aside), each once, in order."""
+    masked = mask(text)
+    names = [m.group(1) for m in _CALL.finditer(masked, body.start, body.end)]
+    return [n for n in dict.fromkeys(names) if n not in _NOT_CALLS]
 
 
 def find_snippet(text: str, snippet: str, within: Span | None = None) -> list[Span]:

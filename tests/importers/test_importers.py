@@ -19,20 +19,27 @@ from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, ImporterError, Reason, chrysalis, registry
 from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
 from pytest_hwrepair.importers.chrysalis import place
+from pytest_hwrepair.importers.chrysalis_locate import dedupe
 from pytest_hwrepair.importers.chrysalis_specs import load_selection, load_specs, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt
 from pytest_hwrepair.importers.hls_programs import chstone
-from pytest_hwrepair.importers.snippets import find_definitions, find_snippet, mask
+from pytest_hwrepair.importers.snippets import calls, find_definitions, find_snippet, mask
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.strength.selfcheck import BugCheck
 
 DATA = Path(__file__).parents[1] / "data" / "importers"
 
 
-def chrysalis_args(out: Path, *extra: str) -> list[str]:
+def chrysalis_args(out: Path, *extra: str, polybench: str = "polybench") -> list[str]:
     return ["import", "chrysalis", "--chstone", str(DATA / "chstone"), "--machsuite", str(DATA / "machsuite"),
-            "--polybench", str(DATA / "polybench"), "--specs", str(DATA / "chrysalis"), "--out", str(out),
+            "--polybench", str(DATA / polybench), "--specs", str(DATA / "chrysalis"), "--out", str(out),
             "--dataset", "MINI", "--timeout", "2", "-j", "2", "--cache-dir", str(out.parent / "cache"), *extra]
+
+
+def select(tmp_path: Path, *sources: str) -> str:
+    path = tmp_path / "select.json"
+    path.write_text(json.dumps([source.split("/") for source in sources]))
+    return str(path)
 
 
 def log(out: Path, importer: str = "chrysalis") -> dict[str, dict[str, Any]]:
@@ -58,17 +65,19 @@ def outcome(imported: Path, source: str) -> tuple[str, str | None]:
     ("chstone/sum_all/ZERO", ("accepted", None)),
     ("chstone/sum_all/OOB", ("rejected", "not found")),
     ("chstone/missing_fn/OOB", ("rejected", "not found")),
-    ("chstone/scale_all/USE", ("rejected", "ambiguous")),
+    ("chstone/clip/MLU", ("rejected", "ambiguous")),
     ("chstone/scale_all/SHFT", ("rejected", "duplicate")),
     ("chstone/scale_all/ZERO", ("rejected", "not observable")),
     ("chstone/clip/INIT", ("rejected", "compile error")),
     ("chstone/triple/SHFT", ("rejected", "reference fails")),
-    ("chstone/sum_all/INF", ("rejected", "INF does not hang")),
+    ("chstone/sum_all/INF", ("accepted", None)),
     ("chstone/main/INF", ("accepted", None)),
+    ("chstone/chain_len/INF", ("accepted", None)),
     ("chstone/double_it/USE", ("rejected", "no-op edit")),
-    ("chstone/double_it/INF", ("rejected", "duplicate")),
+    ("chstone/double_it/MLU", ("rejected", "duplicate")),
     ("chstone/sum_all/SHFT", ("rejected", "unsupported spec")),
     ("machsuite/vsum/ZERO", ("rejected", "not observable")),
+    ("machsuite/vdiff/OOB", ("accepted", None)),
     ("polybench/kernel_reg_detect/OOB", ("rejected", "not found")),
 ])
 def test_every_spec_ends_accepted_or_rejected_with_its_reason(imported: Path, source: str,
@@ -83,8 +92,8 @@ def test_two_type_spec_files_are_not_candidates(imported: Path) -> None:
 def test_counts_per_suite_and_reason_are_printed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(chrysalis_args(tmp_path / "out", "--no-check")) == 0
     out = capsys.readouterr().out
-    assert "chstone: 19 candidates: 0 accepted, 12 imported, 7 rejected" in out
-    assert "  rejected - ambiguous: 1" in out and "REJECTED chstone/scale_all/USE: ambiguous:" in out
+    assert "chstone: 22 candidates: 0 accepted, 15 imported, 7 rejected" in out
+    assert "  rejected - ambiguous: 1" in out and "REJECTED chstone/clip/MLU: ambiguous:" in out
 
 
 def test_whitespace_normalised_snippet_edits_the_source_text(imported: Path) -> None:
@@ -96,10 +105,19 @@ def test_whitespace_normalised_snippet_edits_the_source_text(imported: Path) -> 
     assert "i<n-1" in case.buggy_files(bug)["ckmini_ops.c"].split("sum_all (const int *v, int n)\n{")[1]
 
 
-def test_of_two_specs_making_the_same_edit_the_one_that_passes_its_check_is_kept(imported: Path) -> None:
+def test_of_two_specs_making_the_same_edit_the_first_is_kept_and_the_other_names_it(imported: Path) -> None:
     entries = log(imported)
-    assert entries["chstone/double_it/MLU"]["status"] == "accepted"
-    assert entries["chstone/double_it/INF"]["detail"] == "the same edit as chstone/double_it/MLU"
+    assert entries["chstone/double_it/INF"]["status"] == "accepted"
+    assert entries["chstone/double_it/MLU"]["detail"] == "the same edit as chstone/double_it/INF"
+
+
+def test_of_two_specs_making_the_same_edit_the_one_that_passed_its_check_stands_for_both() -> None:
+    specs, _ = load_specs(DATA / "chrysalis")
+    edits, _ = place([s for s in specs if s.function == "double_it"], {"chstone": chstone(DATA / "chstone")})
+    kept, dropped = dedupe(edits, lambda edit: edit.spec.type == "MLU")
+    assert [e.spec.source for e in kept] == ["chstone/double_it/MLU"]
+    assert [(e.source, e.detail) for e in dropped] == [("chstone/double_it/INF",
+                                                        "the same edit as chstone/double_it/MLU")]
 
 
 def test_instance_whose_second_check_disagrees_is_not_repeatable(tmp_path: Path,
@@ -121,8 +139,49 @@ def test_instance_whose_second_check_disagrees_is_not_repeatable(tmp_path: Path,
     assert not (tmp_path / "out").exists()
 
 
-def test_snippet_twice_in_its_function_is_ambiguous_even_if_unique_elsewhere(imported: Path) -> None:
-    assert "occurs 2 times in the function of scale_all" in log(imported)["chstone/scale_all/USE"]["detail"]
+def bug_of(imported: Path, source: str) -> tuple[dict[str, Any], Any, Any]:
+    entry = log(imported)[source]
+    case = load_case(imported / entry["case"] / "case.toml")
+    return entry, case, case.bug(entry["bug"])
+
+
+def test_snippet_in_several_functions_is_placed_in_the_one_the_spec_names(imported: Path) -> None:
+    entry, case, bug = bug_of(imported, "chstone/chain_len/INF")
+    buggy = case.buggy_files(bug)["chain.c"]
+    assert (bug.find, bug.occurrence) == ("while (p != 0)", 2)  # chain_sum holds the file's first one
+    assert "while (1)" in buggy.split("chain_len (const struct node *p)")[1].split("chain_check")[0]
+    assert entry["detail"].startswith("in chain_len;")
+
+
+def test_snippet_not_in_the_named_function_is_placed_in_the_first_function_it_calls_that_holds_it(
+        imported: Path) -> None:
+    entry, case, bug = bug_of(imported, "chstone/chain_check/MLU")
+    buggy = case.buggy_files(bug)["chain.c"]
+    assert bug.occurrence == 3  # chain_last and chain_sum hold the first two, but chain_check calls neither first
+    assert "p->next->next" in buggy.split("chain_len (const struct node *p)")[1].split("chain_check")[0]
+    assert entry["detail"].startswith("in chain_len, which chain_check calls;")
+
+
+def test_snippet_several_times_in_its_function_takes_the_first(imported: Path) -> None:
+    entry, case, bug = bug_of(imported, "chstone/scale_all/USE")
+    scale_all = case.buggy_files(bug)["ckmini_ops.c"].split("scale_all (const int *v, int *out, int n)")[1]
+    assert (bug.find, bug.occurrence) == ("for (i = 0; i < n; i++)", 2)  # sum_all holds the file's first
+    assert scale_all.index("for (i = 1; i < n; i++)") < scale_all.index("for (i = 0; i < n; i++)")
+    assert entry["detail"].startswith("the first of 2 occurrences in scale_all")
+
+
+def test_snippet_the_function_does_not_reach_must_be_unique_in_its_file(imported: Path) -> None:
+    assert log(imported)["chstone/clip/MLU"]["detail"] == (
+        "the original code is not in clip or the code it calls, and occurs 3 times in its file (ckmini/ckmini_ops.c)")
+
+
+@pytest.mark.parametrize(("source", "failure"), [("chstone/chain_len/INF", "runtime_crash"),
+                                                 ("chstone/sum_all/INF", "test_fail"),
+                                                 ("chstone/main/INF", "timeout")])
+def test_inf_label_is_an_edit_shape_so_a_crash_or_a_wrong_result_is_as_good_as_a_hang(
+        imported: Path, source: str, failure: str) -> None:
+    entry = log(imported)[source]
+    assert entry["status"] == "accepted" and entry["detail"].endswith(f"; fails with {failure}")
 
 
 def test_multi_line_original_and_old_style_definitions_are_placed(imported: Path) -> None:
@@ -134,7 +193,7 @@ def test_multi_line_original_and_old_style_definitions_are_placed(imported: Path
 
 
 def test_program_exiting_zero_on_failure_is_judged_by_its_printed_result(imported: Path, tmp_path: Path) -> None:
-    entry = log(imported)["chstone/double_it/MLU"]
+    entry = log(imported)["chstone/double_it/INF"]
     assert entry["status"] == "accepted"
     case = load_case(imported / entry["case"] / "case.toml")
     populate(tmp_path, case, case.buggy_files(case.bug(entry["bug"])))
@@ -161,21 +220,35 @@ def test_machsuite_check_data_is_compared_by_the_harness_outside_the_workspace(i
     assert "generate.c" not in case.model.sources
 
 
+def test_machsuite_benchmark_including_the_shared_header_by_its_upstream_path_keeps_the_upstream_layout(
+        imported: Path) -> None:
+    entry = log(imported)["machsuite/vdiff/OOB"]
+    case = load_case(imported / entry["case"] / "case.toml")
+    assert entry["case"] == "machsuite/vdiff_vdiff" and case.target == "vdiff/vdiff/vdiff.c"
+    assert {"vdiff/vdiff/vdiff.h", "common/support.h", "common/support.c"} <= set(case.model.sources)
+    assert (case.oracle.build or "").startswith("gcc -O0 -Icommon vdiff/vdiff/local_support.c vdiff/vdiff/vdiff.c ")
+
+
 def test_polybench_dump_is_compared_with_the_reference_build_at_the_chosen_size(imported: Path) -> None:
     entry = log(imported)["polybench/kernel_tri_smooth_imper/USE"]
     case = load_case(imported / entry["case"] / "case.toml")
-    assert entry["status"] == "accepted"
+    assert entry["status"] == "accepted" and case.model.title == "PolyBench/C 4.x tri (MINI dataset): tri.c"
     assert case.oracle.compare == "stderr" and case.oracle.expected is None
     assert "-DMINI_DATASET" in (case.oracle.build or "") and "-DPOLYBENCH_DUMP_ARRAYS" in (case.oracle.build or "")
 
 
 def test_imported_cases_pass_validate_and_pytest_reference_and_fail_noop(imported: Path) -> None:
+    accepted = {(e["case"], e["bug"]): e for e in log(imported).values() if e["status"] == "accepted"}
     cache = str(imported.parent / "cache")
     checked = subprocess.run([sys.executable, "-m", "pytest_hwrepair.cli", "validate", str(imported), "-j", "2",
-                              "--cache-dir", cache], capture_output=True, text=True, check=False)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "10 bugs: 10 accepted, 0 rejected" in checked.stdout
-    for fixer, status, words in (("reference", 0, "10 passed"), ("noop", 1, "10 failed")):
+                              "--json", "--cache-dir", cache], capture_output=True, text=True, check=False)
+    verdicts = [json.loads(line) for line in checked.stdout.splitlines() if line.startswith("{")]
+    assert len(verdicts) == len(accepted) == 15, checked.stdout + checked.stderr
+    for v in verdicts:  # validate still reads an INF label as "must hang"; the import reads it as an edit shape
+        entry = accepted[(str(Path(v["path"]).parent.relative_to(imported)), v["bug"])]
+        label_only = v["reason"].startswith("INF bug does not fail by timeout") and entry["group"] == "INF"
+        assert v["status"] == "accepted" or label_only, v
+    for fixer, status, words in (("reference", 0, "15 passed"), ("noop", 1, "15 failed")):
         run = subprocess.run([sys.executable, "-m", "pytest", str(imported), f"--fixer={fixer}", "-p", "no:randomly",
                               "-p", "no:cacheprovider", "--hwrepair-run", str(imported.parent / f"run-{fixer}")],
                              capture_output=True, text=True, cwd=imported.parent, check=False)
@@ -189,8 +262,52 @@ def test_selection_keeps_only_the_listed_triples_and_reports_the_missing_one(
     assert sorted(log(out)) == ["chstone/scale_all/USE", "chstone/sum_all/ZERO", "machsuite/vsum/MLU",
                                 "polybench/kernel_tri_smooth_imper/USE"]
     text = capsys.readouterr().out
-    assert "selection: 5 triples: 3 kept, 1 rejected, 1 with no spec file" in text
+    assert "selection: 5 triples: 4 kept, 0 rejected, 1 with no spec file" in text
     assert "selection has no spec: chstone/gone/OOB" in text
+
+
+def test_selected_specs_leaving_the_same_program_behind_are_all_kept_and_marked_same_as(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    chosen = select(tmp_path, "chstone/double_it/INF", "chstone/double_it/MLU")
+    assert main(chrysalis_args(out, "--select", chosen)) == 0
+    first, twin = log(out)["chstone/double_it/INF"], log(out)["chstone/double_it/MLU"]
+    assert (first["status"], first["same_as"], twin["status"], twin["same_as"]) == (
+        "accepted", None, "accepted", "chstone/double_it/INF")
+    assert "  selection kept, the same program as another kept one (same_as): 1" in capsys.readouterr().out
+    case = load_case(out / twin["case"] / "case.toml")
+    assert [b.id for b in case.bugs] == ["INF-01", "MLU-01"] and case.bug("MLU-01").find == case.bug("INF-01").find
+    assert case.bug("MLU-01").note.endswith("the same program as chstone/double_it/INF")
+
+
+def test_without_a_selection_a_spec_leaving_the_same_program_behind_is_a_duplicate(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(chrysalis_args(out, "--no-check")) == 0
+    assert log(out)["chstone/double_it/MLU"]["reason"] == "duplicate"
+
+
+def test_polybench_3x_checkout_is_imported_with_its_own_kernels_and_its_version_recorded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    chosen = select(tmp_path, "polybench/kernel_tri_smooth_imper/USE", "polybench/kernel_reg_detect/OOB")
+    assert main(chrysalis_args(out, "--select", chosen, polybench="polybench3")) == 0
+    entries = log(out)
+    assert {s: e["status"] for s, e in entries.items()} == {"polybench/kernel_tri_smooth_imper/USE": "accepted",
+                                                           "polybench/kernel_reg_detect/OOB": "accepted"}
+    case = load_case(out / entries["polybench/kernel_reg_detect/OOB"]["case"] / "case.toml")
+    assert case.model.title == "PolyBench/C 3.2 reg_detect (MINI dataset): reg_detect.c"
+    assert json.loads((out / "import-chrysalis.json").read_text())["polybench"] == "3.2"
+    assert "polybench: PolyBench/C 3.2 (" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("polybench", "dataset", "allowed"), [
+    ("polybench3", "MEDIUM", "PolyBench/C 3.2 ("), ("polybench", "STANDARD", "PolyBench/C 4.x (")])
+def test_dataset_the_polybench_release_does_not_have_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                polybench: str, dataset: str, allowed: str) -> None:
+    args = chrysalis_args(tmp_path / "out", "--no-check", polybench=polybench)
+    args[args.index("--dataset") + 1] = dataset
+    assert main(args) == 2
+    assert f"--dataset {dataset}: {allowed}" in capsys.readouterr().err
 
 
 # --- chrysalis: the pieces -------------------------------------------------------------------------------------
@@ -219,6 +336,12 @@ def test_definitions_skip_prototypes_calls_comments_and_strings() -> None:
             "int\nf (int a)\n{\n  return a;\n}\n")
     spans = find_definitions(text, "f")
     assert len(spans) == 1 and text[spans[0].start:spans[0].end] == "f (int a)\n{\n  return a;\n}"
+
+
+def test_calls_are_listed_once_in_order_without_keywords_comments_or_strings() -> None:
+    text = 'void f (void)\n{\n  if (g (1)) h ();\n  /* k () */ puts ("m (x)");\n  g (sizeof (int));\n}\n'
+    [body] = find_definitions(text, "f")
+    assert calls(text, body) == ["f", "g", "h", "puts"]
 
 
 def test_mask_keeps_offsets() -> None:
