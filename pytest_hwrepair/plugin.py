@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import pytest
 
+from .cases.load import load_case
 from .controller import Scoreboard
 from .fixers import Fixer, FixerError
 from .fixers.llm.prefetch import Ahead
@@ -25,7 +26,7 @@ from .run.sample import Sample
 from .sandbox.base import Sandbox
 from .session import Run, prefetch_tool_versions
 from .settings import Settings, SettingsError, flag_of, parse_shard
-from .verdict import HarnessError, Outcome
+from .verdict import CaseError, HarnessError, Outcome
 from .workers import (
     ARTIFACTS,
     FOLLOWS_WORKERS,
@@ -190,6 +191,7 @@ class Controller:
         self.collect_errors = 0
         self.lost: set[str] = set()  # hwrepair items that failed without a record: a crashed worker
         self.receiver = Receiver(run.run_dir)  # what remote workers send back
+        self.case_files: set[str] = set()  # the case files of the samples that reported a record
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -200,6 +202,7 @@ class Controller:
         for name, value in report.user_properties:
             if name == RECORDS and isinstance(value, str):
                 self.board.add(report.nodeid, json.loads(value))
+                self.case_files.add(report.nodeid.split("::")[0])
                 self.receiver.receive(report.nodeid, report.user_properties, value)
                 found = True
         if report.failed and not found and CASE_ITEM in report.nodeid:
@@ -208,6 +211,10 @@ class Controller:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         errors = self.collect_errors + self.board.errors() + len(self.lost - set(self.board.records))
+        try:
+            self.run.corpus.record_ran([session.config.rootpath / f for f in sorted(self.case_files)], load_case)
+        except (CaseError, OSError) as exc:
+            session.config.get_terminal_writer().line(f"hwrepair: the corpus hash: {exc}", red=True)
         try:
             status = self.board.finish(self.run.run_dir, self.run.info(), collected=bool(self.run.corpus.samples),
                                        errors=errors)

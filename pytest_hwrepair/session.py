@@ -107,7 +107,7 @@ class Run:
             "fixers": {label: f.name for label, f in self.fixers.items()},
             "versions": tool_versions(),
             "case_set": self.corpus.digest(),
-            "cases": len(self.corpus.cases),
+            "cases": len(self.corpus.counted()),
             "session": self.session,
             "pid": os.getpid(),
             "start": self.start,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from ..fixers.base import RepairTask
@@ -21,6 +21,7 @@ class Corpus:
         self.finished = finished
         self.cases: dict[tuple[str, str, str], Case] = {}
         self.samples: tuple[Sample, ...] = ()
+        self.ran: dict[str, Case] | None = None  # the cases whose samples ran (the controller fills it at the end)
 
     def add_case(self, case: Case) -> None:
         self.cases[(case.domain, case.suite, case.id)] = case
@@ -43,9 +44,22 @@ class Corpus:
     def pending(self, label: str) -> list[RepairTask]:
         return [s.task(self.config) for s in self.samples if s.label == label and s.key not in self.finished]
 
+    def record_ran(self, paths: Iterable[Path], load: Callable[[Path], Case]) -> None:
+        """The cases whose samples ran, by case file: the same set at -n0, under -n and in each shard (an xdist
+        controller collects nothing itself; a case file it did not load is loaded here)."""
+        known = {case.path.resolve(): case for case in self.cases.values()}
+        ran: dict[str, Case] = {}
+        for path in paths:
+            case = known.get(path.resolve()) or load(path)
+            ran[str(path.resolve())] = case
+        self.ran = ran
+
+    def counted(self) -> list[Case]:
+        return list(self.ran.values()) if self.ran is not None else list(self.cases.values())
+
     def digest(self) -> str:
-        """One hash of every collected case: a number never travels without the corpus it was measured on."""
-        return hashlib.sha256("".join(sorted(c.digest for c in self.cases.values())).encode()).hexdigest()[:20]
+        """One hash of every case run: a number never travels without the corpus it was measured on."""
+        return hashlib.sha256("".join(sorted(c.digest for c in self.counted())).encode()).hexdigest()[:20]
 
 
 __all__ = ["Corpus"]

@@ -114,3 +114,26 @@ def test_a_killed_worker_makes_the_gates_fail_closed(demo_pytester: pytest.Pytes
     result = run(demo_pytester, "cases", "--fixer", "noop", "--hwrepair-run", "r", "--hwrepair-gate", "pass@1>=0",
                  "-n", "2")
     assert result.ret == 7  # the lost sample could have been the one that breaks the gate
+
+
+def test_the_corpus_hash_is_the_same_at_n0_under_xdist_and_in_shards(demo_pytester: pytest.Pytester) -> None:
+    """run.json's case_set names the cases whose samples ran, whoever collected them (an xdist controller
+    collects nothing itself)."""
+    import json as _json
+
+    runs = iter(range(100))
+
+    def case_set(*args: str) -> tuple[str, int] | None:
+        run = demo_pytester.path / f"hwrepair-run-{next(runs)}"
+        demo_pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:randomly", "cases", "--fixer=reference",
+                                           "--hwrepair-samples", "1", "--hwrepair-run", str(run), *args, timeout=300)
+        if not (run / "run.json").exists():  # a shard that drew no sample
+            return None
+        info = _json.loads((run / "run.json").read_text())
+        return info["case_set"], info["cases"]
+
+    serial = case_set()
+    assert serial is not None and serial == case_set("-n", "2") and serial[1] == 2
+    assert serial[0] != "e3b0c44298fc1c149afb"  # not the hash of nothing
+    shards = [got for got in (case_set("--hwrepair-shard", f"{i}/2") for i in (1, 2)) if got is not None]
+    assert shards and all(count >= 1 for _, count in shards)

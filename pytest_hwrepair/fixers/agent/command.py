@@ -68,7 +68,9 @@ class CommandFixer:
         self.populate = populate
         self.options = options or AgentOptions()
         self.name = f"cmd:{command}"
-        self.config = {"fixer": "cmd", "command": command}
+        # Everything that can change the agent's answers: its command and what it is granted.
+        self.config = {"fixer": "cmd", "command": command, "mounts": list(self.options.mounts),
+                       "network": self.options.network, "env": sorted(name for name, _ in self.options.env)}
         self._make_sandbox = sandbox
         self._sandbox: Sandbox | None = None
 

@@ -235,9 +235,12 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
     if prices.lookup(model) is None:
         warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
                       "(give one with --hwrepair-prices FILE)", stacklevel=2)
-    return ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
-                      templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
-                      label=ctx.label or kind)
+    fixer = ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
+                       templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
+                       label=ctx.label or kind)
+    # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
+    fixer.config["endpoint"] = base_url.rstrip("/")
+    return fixer
 
 
 def check_options(settings: Settings) -> None:
