@@ -83,6 +83,7 @@ int gcm_init(gcm_ctx *c, const uint8_t *key, int key_len, int mult)
 int gcm_derive_j0(const gcm_ctx *c, const uint8_t *iv, int iv_len, uint8_t *j0)
 {
     ghash_ctx g;
+    uint64_t iv_bits;
     int i;
 
     if (iv_len < 1 || iv_len > GCM_MAX_IV)
@@ -97,11 +98,12 @@ int gcm_derive_j0(const gcm_ctx *c, const uint8_t *iv, int iv_len, uint8_t *j0)
         return GCM_OK;
     }
     /* IV, zero padding to a whole block, then 0^64 || [len(IV)]64 */
+    iv_bits = (uint64_t)iv_len * 8u;
     g = c->gh;
     ghash_reset(&g);
     ghash_update(&g, iv, iv_len);
     ghash_pad(&g);
-    ghash_lengths(&g, 0, (uint64_t)iv_len * 8u);
+    ghash_lengths(&g, 0, iv_bits);
     ghash_digest(&g, j0);
     return GCM_OK;
 }

@@ -297,10 +297,10 @@ void ghash_blocks(const uint8_t *h, int mult, const uint8_t *x, int nblocks, uin
 /* pw[k] = H^(k + 1) for k = 0..3 */
 void ghash_powers(const uint8_t *h, gf128 *pw)
 {
+    gf128 hx = gf128_load(h);
     int k;
-    pw[0] = gf128_load(h);
-    for (k = 1; k < 4; k++)
-        pw[k] = gf128_mul_bitwise(pw[k - 1], pw[0]);
+    for (k = 0; k < 4; k++)
+        pw[k] = gf128_pow(hx, (uint32_t)(k + 1));
 }
 
 /* the same GHASH_H(X) as ghash_blocks, restructured for a pipeline:
