@@ -229,6 +229,7 @@ static void show_ghash_stream(const char *name, const uint8_t *h, int mult, cons
     int off, k, n;
 
     ghash_init(&g, h, mult);
+    printf("%s.ghash_mult %d selects %d\n", name, mult, g.mult);
     off = 0;
     for (k = 0; off < alen; k++) {
         n = pieces[k % npieces];
@@ -264,6 +265,12 @@ static void show_setup(const char *name, const uint8_t *key, int key_len, int mu
     int rc = gcm_init(&c, key, key_len, mult);
 
     printf("%s.init %d state %d\n", name, rc, c.state);
+    printf("%s.init_fields used %d decrypt %d aad_len %lu text_len %lu mult %d\n", name, c.used, c.decrypt,
+           (unsigned long)c.aad_len, (unsigned long)c.text_len, rc == GCM_OK ? c.gh.mult : -9);
+    sprintf(label, "%s.init_blocks", name);
+    put_bytes(label, c.j0, AES_BLOCK);
+    put_bytes(label, c.cb, AES_BLOCK);
+    put_bytes(label, c.stream, AES_BLOCK);
     if (rc != GCM_OK)
         return;
     sprintf(label, "%s.H", name);
@@ -346,7 +353,7 @@ static void show_gcm(const char *name, const uint8_t *key, int key_len, int mult
 /* the streaming engine in pieces; decrypts in place */
 static void show_stream(const char *name, const uint8_t *key, int key_len, int mult, const uint8_t *iv,
                         int iv_len, const uint8_t *aad, int aad_len, const uint8_t *pt, int len,
-                        const int *pieces, int npieces, int tag_len)
+                        const int *pieces, int npieces, int tag_len, int decrypt_flag)
 {
     static uint8_t buf[MAXBUF];
     gcm_ctx c;
@@ -359,7 +366,7 @@ static void show_stream(const char *name, const uint8_t *key, int key_len, int m
     if (rc != GCM_OK)
         return;
     rc = gcm_start(&c, 0, iv, iv_len);
-    printf("%s.stream_start %d state %d used %d\n", name, rc, c.state, c.used);
+    printf("%s.stream_start %d state %d used %d decrypt %d\n", name, rc, c.state, c.used, c.decrypt);
     if (rc != GCM_OK)
         return;
     off = 0;
@@ -400,8 +407,8 @@ static void show_stream(const char *name, const uint8_t *key, int key_len, int m
     printf("%s.stream_update_after_finish %d\n", name, rc);
 
     /* decrypt in place, pieces in another order, AAD after text refused */
-    rc = gcm_start(&c, 1, iv, iv_len);
-    printf("%s.stream_restart %d state %d\n", name, rc, c.state);
+    rc = gcm_start(&c, decrypt_flag, iv, iv_len);
+    printf("%s.stream_restart %d state %d decrypt %d used %d\n", name, rc, c.state, c.decrypt, c.used);
     rc = gcm_aad(&c, aad, aad_len);
     printf("%s.stream_dec_aad %d\n", name, rc);
     off = 0;
@@ -670,16 +677,16 @@ static void fixed_streams(void)
     lcg_fill(pt, MAXBUF);
     lcg_fill(aad, (int)sizeof aad);
     lcg_fill(iv, (int)sizeof iv);
-    show_stream("stream.a", key, 16, GF_BITWISE, iv, 12, aad, 45, pt, 100, pieces_a, 6, 16);
-    show_stream("stream.b", key, 24, GF_TABLE4, iv, 16, aad, 32, pt, 96, pieces_b, 3, 12);
-    show_stream("stream.c", key, 32, GF_TABLE4, iv, 1, aad, 0, pt, 1000, pieces_c, 4, 8);
-    show_stream("stream.d", key, 16, GF_TABLE4, iv, 13, aad, 17, pt, 0, pieces_a, 6, 4);
-    show_stream("stream.e", key, 32, GF_BITWISE, iv, 255, aad, 1, pt, 1, pieces_a, 6, 13);
+    show_stream("stream.a", key, 16, GF_BITWISE, iv, 12, aad, 45, pt, 100, pieces_a, 6, 16, 1);
+    show_stream("stream.b", key, 24, GF_TABLE4, iv, 16, aad, 32, pt, 96, pieces_b, 3, 12, 7);
+    show_stream("stream.c", key, 32, GF_TABLE4, iv, 1, aad, 0, pt, 1000, pieces_c, 4, 8, -1);
+    show_stream("stream.d", key, 16, GF_TABLE4, iv, 13, aad, 17, pt, 0, pieces_a, 6, 4, 1);
+    show_stream("stream.e", key, 32, GF_BITWISE, iv, 255, aad, 1, pt, 1, pieces_a, 6, 13, 2);
     show_stream("stream.max", key, 16, GF_TABLE4, iv, GCM_MAX_IV, aad, GCM_MAX_AAD, pt, GCM_MAX_TEXT,
-                pieces_c, 4, 16);
-    show_stream("stream.badtag", key, 16, GF_BITWISE, iv, 12, aad, 10, pt, 20, pieces_a, 6, 7);
-    show_stream("stream.badkey", key, 20, GF_BITWISE, iv, 12, aad, 10, pt, 20, pieces_a, 6, 16);
-    show_stream("stream.badiv", key, 16, GF_BITWISE, iv, 0, aad, 10, pt, 20, pieces_a, 6, 16);
+                pieces_c, 4, 16, 1);
+    show_stream("stream.badtag", key, 16, GF_BITWISE, iv, 12, aad, 10, pt, 20, pieces_a, 6, 7, 1);
+    show_stream("stream.badkey", key, 20, GF_BITWISE, iv, 12, aad, 10, pt, 20, pieces_a, 6, 16, 1);
+    show_stream("stream.badiv", key, 16, GF_BITWISE, iv, 0, aad, 10, pt, 20, pieces_a, 6, 16, 1);
 
     /* one-shot calls over the length boundaries */
     for (i = 0; i < 12; i++) {
@@ -828,7 +835,7 @@ static void fixed_counters(void)
     {
         static const int pieces[3] = { 5, 11, 16 };
         hex_to_bytes(gcm_iv64, cb, 8);
-        show_stream("ctr.iv64", key, 16, GF_BITWISE, cb, 8, pt, 3, pt, 333, pieces, 3, 16);
+        show_stream("ctr.iv64", key, 16, GF_BITWISE, cb, 8, pt, 3, pt, 333, pieces, 3, 16, 3);
     }
 }
 
@@ -841,6 +848,8 @@ static void fixed_tag_compare(void)
     memcpy(b, a, 16);
     show_tag_equal("cmp.same16", a, b, 16);
     show_tag_equal("cmp.same0", a, b, 0);
+    show_tag_equal("cmp.negative", a, b, -1);
+    show_tag_equal("cmp.negative_min", a, b, -2147483647 - 1);
     b[15] ^= 0x01;
     show_tag_equal("cmp.last", a, b, 16);
     show_tag_equal("cmp.last_outside", a, b, 15);
@@ -1019,7 +1028,7 @@ static void seeded_messages(int pattern)
         int key_len = 16 + 8 * rng_below(3);
         int iv_len = pick_iv_length(), aad_len = pick_length(GCM_MAX_AAD);
         int len = pick_length(m < 2 ? GCM_MAX_TEXT : 300), tag_len = pick_tag_length();
-        int mult = rng_below(2);
+        int mult = rng_below(8) == 0 ? rng_below(5) - 1 : rng_below(2);
         if (rng_below(16) == 0)
             key_len = rng_below(34);
         pattern_fill(pattern, key, 32);
@@ -1037,7 +1046,7 @@ static void seeded_messages(int pattern)
                 pieces[i] = rng_below(i == 0 ? 3 : 70);
             pieces[rng_below(5)] = 1 + rng_below(33);
             show_stream(name, key, key_len, 1 - mult, iv, iv_len, aad, aad_len, pt, len, pieces, 5,
-                        gcm_tag_len_ok(tag_len) ? tag_len : 16);
+                        gcm_tag_len_ok(tag_len) ? tag_len : 16, rng_below(5) - 1);
         }
     }
     /* tampering: one bit of the IV, the AAD, the text or the tag */

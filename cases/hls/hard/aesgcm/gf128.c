@@ -199,13 +199,11 @@ static gf128 ghash_mul(const ghash_ctx *g, gf128 x)
     return gf128_mul_bitwise(x, g->h);
 }
 
+/* a new hash under the same key (part[] is always written before it is read) */
 void ghash_reset(ghash_ctx *g)
 {
-    int i;
     g->y.hi = 0;
     g->y.lo = 0;
-    for (i = 0; i < AES_BLOCK; i++)
-        g->part[i] = 0;
     g->npart = 0;
     g->blocks = 0;
 }
