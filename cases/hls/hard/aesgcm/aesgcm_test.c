@@ -916,7 +916,10 @@ static int pick_length(int max)
     case 0: return 0;
     case 1: return 1 + rng_below(2);
     case 2: return max - rng_below(2);
-    case 3: return AES_BLOCK * (1 + rng_below(4)) + rng_below(3) - 1;
+    case 3: {
+        int blocks = 1 + rng_below(4);
+        return AES_BLOCK * blocks + rng_below(3) - 1;
+    }
     case 4: return rng_below(AES_BLOCK * 4);
     default: return rng_below(max + 1);
     }
@@ -1013,7 +1016,8 @@ static void seeded_gf(int pattern)
         int alen = rng_below(200), clen = rng_below(200);
         for (i = 0; i < 4; i++)
             pieces[i] = rng_below(40);
-        pieces[rng_below(4)] = 1 + rng_below(20);
+        i = rng_below(4);
+        pieces[i] = 1 + rng_below(20);
         show_ghash_stream("ghash", h, rng_below(2), x, alen, x + 200, clen, pieces, 4);
     }
 }
@@ -1044,7 +1048,8 @@ static void seeded_messages(int pattern)
             int pieces[5], i;
             for (i = 0; i < 5; i++)
                 pieces[i] = rng_below(i == 0 ? 3 : 70);
-            pieces[rng_below(5)] = 1 + rng_below(33);
+            i = rng_below(5);
+            pieces[i] = 1 + rng_below(33);
             show_stream(name, key, key_len, 1 - mult, iv, iv_len, aad, aad_len, pt, len, pieces, 5,
                         gcm_tag_len_ok(tag_len) ? tag_len : 16, rng_below(5) - 1);
         }
@@ -1080,7 +1085,7 @@ static void seeded_counters(int pattern)
     static uint8_t key[32], pt[MAXBUF];
     uint8_t cb[16], a[16], b[16];
     char name[64];
-    int i;
+    int i, n;
 
     rng_fill(key, 32);
     pattern_fill(pattern, pt, MAXBUF);
@@ -1096,7 +1101,8 @@ static void seeded_counters(int pattern)
         }
         sprintf(name, "ctr%d", i);
         show_counter(name, cb, 1 + rng_below(70000));
-        show_gctr(name, key, 16 + 8 * rng_below(3), cb, pt, pick_length(i == 1 ? GCM_MAX_TEXT : 200));
+        n = 16 + 8 * rng_below(3);
+        show_gctr(name, key, n, cb, pt, pick_length(i == 1 ? GCM_MAX_TEXT : 200));
     }
     /* tags that differ in chosen places */
     for (i = 0; i < 6; i++) {
