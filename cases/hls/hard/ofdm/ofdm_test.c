@@ -930,6 +930,8 @@ static void seeded_parts(int pattern)
         printf("equalize %ld,%ld -> %d,%d\n", (long)h.re, (long)h.im, x.re, x.im);
         h.re = rng_range(-131072, 131072) >> (i * 5);
         h.im = rng_range(-131072, 131072) >> (i * 5);
+        if (i == 3 && rng_below(3) == 0)
+            h.re = h.im = 0;
         x = rx_derotate(pick_cplx(0, pattern), h);
         printf("derotate %ld,%ld -> %d,%d\n", (long)h.re, (long)h.im, x.re, x.im);
     }
