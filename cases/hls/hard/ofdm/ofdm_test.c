@@ -236,6 +236,9 @@ static void show_rx_info(const char *name, int rc, const rx_info *info, const ui
     char label[96];
 
     printf("%s.rx rc %d start %d peak %lld\n", name, rc, info->start, (long long)info->peak);
+    printf("%s.fields seed %d service_ok %d crc_rx %04x crc_calc %04x evm %lld sat %d nsym %d\n", name,
+           info->seed, info->service_ok, info->crc_rx, info->crc_calc, (long long)info->evm, info->saturations,
+           info->nsym);
     if (info->start < 0)
         return;
     sprintf(label, "%s.h", name);
@@ -427,6 +430,14 @@ static void fixed_bits(void)
     scramble(0x45, in, out, MAX_BITS);
     printf("scramble_long.recovered %d errors %d\n", descramble_recover(out, back, MAX_BITS),
            count_bit_errors_bits(in, back, MAX_BITS));
+    /* only bit 0 of each input byte counts */
+    for (i = 0; i < 40; i++)
+        out[i] = (uint8_t)(lcg_next() | 0x80u);
+    memset(back, 7, 40);
+    printf("descramble_bytes %d", descramble_recover(out, back, 40));
+    put_bits("", back, 40);
+    scramble(0xd3, out, back, 40);
+    put_bits("scramble_bytes", back, 40);
     memset(back, 7, 8);
     printf("descramble_short %d", descramble_recover(out, back, 5));
     printf(" %d %d %d %d %d %d\n", back[0], back[1], back[2], back[3], back[4], back[5]);
@@ -502,6 +513,21 @@ static void fixed_channel(void)
     cfg.tail = CH_MAX_TAIL;
     show_channel("ch.extreme", &cfg, sig, 300);
     show_channel("ch.empty", &cfg, sig, 0);
+    /* outputs one past each end of the 16-bit range before saturation */
+    sig[0] = c16(-32768, 32767);
+    sig[1] = c16(32767, -32768);
+    sig[2] = c16(-32767, 32766);
+    cfg.ntaps = 1;
+    cfg.taps[0] = c16(16385, 0);
+    cfg.delay = 0;
+    cfg.tail = 0;
+    cfg.noise_std = 0;
+    show_channel("ch.edges", &cfg, sig, 3);
+    cfg.taps[0] = c16(16386, 0);
+    show_channel("ch.edges2", &cfg, sig, 3);
+    cfg.taps[0] = c16(0, 16385);
+    show_channel("ch.edges_turned", &cfg, sig, 3);
+    cfg.ntaps = CH_MAX_TAPS;
     cfg.ntaps = 0;
     show_channel("ch.bad_taps0", &cfg, sig, 10);
     cfg.ntaps = CH_MAX_TAPS + 1;
@@ -538,12 +564,15 @@ static void fixed_tx(void)
     printf("data_bins");
     for (k = -1; k <= NDATA; k++)
         printf(" %d", ofdm_data_bin(k));
+    printf(" %d %d", ofdm_data_bin(1000), ofdm_data_bin(-2147483647 - 1));
     printf("\npilot_bins");
-    for (k = -1; k <= NPILOT; k++)
+    for (k = -1; k <= NPILOT + 1; k++)
         printf(" %d", ofdm_pilot_bin(k));
+    printf(" %d %d", ofdm_pilot_bin(1000), ofdm_pilot_bin(-2147483647 - 1));
     printf("\nlts");
-    for (k = -1; k <= NFFT; k++)
+    for (k = -1; k <= NFFT + 1; k++)
         printf(" %d", ofdm_lts_value(k));
+    printf(" %d %d", ofdm_lts_value(1000), ofdm_lts_value(-1000));
     printf("\n");
     for (mod = -1; mod <= 4; mod++) {
         static const int lens[10] = { -1, 0, 1, 2, 3, 17, 100, 139, 140, 860 };
@@ -911,6 +940,10 @@ static void seeded_parts(int pattern)
     scramble((uint8_t)i, bits, out, n);
     printf("scramble seed %d n %d recovered %d", i, n, descramble_recover(out, back, n));
     printf(" errors %d\n", count_bit_errors_bits(bits, back, n));
+    for (i = 0; i < 64; i++)
+        out[i] = (uint8_t)rng_next();
+    printf("descramble_bytes %d", descramble_recover(out, back, 64));
+    put_bits("", back, 64);
     n = rng_below(200);
     printf("crc n %d %04x\n", n, crc16_ccitt(bytes, n));
     i = rng_range(-1000000, 1000000);
