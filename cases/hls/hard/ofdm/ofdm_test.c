@@ -678,6 +678,39 @@ static void fixed_rx_parts(void)
     x = rx_derotate(c16(3, 4), p);
     printf(" %d,%d\n", x.re, x.im);
 
+    /* timing on silence (every metric ties), on a bare preamble and one
+     * with a quarter turn; FFT windows at and past both ends of a buffer */
+    {
+        static cplx16 buf[400];
+        cplx16 bins[NFFT];
+        int64_t peak;
+        int i;
+        memset(buf, 0, sizeof buf);
+        rc = rx_timing(buf, 400, 50, TX_SCALE_DEFAULT, &peak);
+        printf("timing_silence %d peak %lld\n", rc, (long long)peak);
+        ofdm_preamble(TX_SCALE_DEFAULT, buf + 7);
+        rc = rx_timing(buf, 400, 50, TX_SCALE_DEFAULT, &peak);
+        printf("timing_preamble %d peak %lld\n", rc, (long long)peak);
+        for (i = 0; i < 200; i++)
+            buf[i] = c16(-buf[i].im, buf[i].re);
+        rc = rx_timing(buf, 400, 3, TX_SCALE_DEFAULT, &peak);
+        printf("timing_turned %d peak %lld\n", rc, (long long)peak);
+        rc = rx_timing(buf, 2 * NFFT + LTS_CP, 3, TX_SCALE_DEFAULT, &peak);
+        printf("timing_exact_fit %d peak %lld\n", rc, (long long)peak);
+        for (i = 0; i < 400; i++)
+            buf[i] = c16(i * 37 % 2001 - 1000, i * 91 % 1999 - 999);
+        for (k = -1; k <= 2; k++) {
+            rc = rx_fft_window(buf, 300, k, RX_SCALE_DEFAULT, bins);
+            printf("fft_window_at%d rc %d", k, rc);
+            put_cplx("", bins, rc < 0 ? 0 : 4);
+        }
+        for (k = 300 - NFFT - 1; k <= 300 - NFFT + 1; k++) {
+            rc = rx_fft_window(buf, 300, k, RX_SCALE_DEFAULT, bins);
+            printf("fft_window_at%d rc %d", k, rc);
+            put_cplx("", bins, rc < 0 ? 0 : 4);
+        }
+    }
+
     lcg_state = 0x7e57u;
     for (k = 0; k < NFFT; k++)
         eq[k] = lcg_cplx(-5000, 5000);
@@ -708,6 +741,18 @@ static void fixed_rx_parts(void)
         }
         rc = rx_header(eq, &mod, &len);
         printf("rx_header%d rc %d mod %d length %d\n", k, rc, mod, len);
+    }
+    /* soft sums near the decision threshold: -2 .. 4 */
+    for (k = 0; k < 3; k++) {
+        int b;
+        for (b = 0; b < NFFT; b++)
+            eq[b] = c16(0, 0);
+        for (b = 0; b < HEADER_BITS; b++) {
+            eq[ofdm_data_bin(b)] = c16((b + k) % 5 - 2, 1);
+            eq[ofdm_data_bin(b + HEADER_BITS)] = c16((b * 7 + k) % 3, -1);
+        }
+        rc = rx_header(eq, &mod, &len);
+        printf("rx_header_soft%d rc %d mod %d length %d\n", k, rc, mod, len);
     }
 }
 
@@ -779,6 +824,12 @@ static void fixed_links(void)
         memset(&ri, 0x5a, sizeof ri);
         rc = ofdm_rx(frame, n - 40, 10, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
         show_rx_info("truncated", rc, &ri, got, payload, 50);
+        memset(&ri, 0x5a, sizeof ri);
+        rc = ofdm_rx(frame, n - BACKOFF, 10, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
+        show_rx_info("cut_at_last_window", rc, &ri, got, payload, 50);
+        memset(&ri, 0x5a, sizeof ri);
+        rc = ofdm_rx(frame, n - BACKOFF - 1, 10, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
+        show_rx_info("cut_inside_last_window", rc, &ri, got, payload, 50);
         rc = ofdm_rx(frame, 2 * NFFT + LTS_CP - 1, 10, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
         show_rx_info("tooshort", rc, &ri, got, payload, 50);
         rc = ofdm_rx(frame, PREAMBLE_LEN + 50, 0, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
@@ -951,6 +1002,8 @@ static void seeded_parts(int pattern)
     {
         uint64_t v = rng_next();
         v >>= rng_below(64);
+        if (rng_below(4) == 0)
+            v = (uint64_t)rng_below(5);
         uint32_t r = isqrt64(v);
         printf("isqrt %llu %lu\n", (unsigned long long)v, (unsigned long)r);
         v = (uint64_t)r * r;

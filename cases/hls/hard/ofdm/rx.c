@@ -4,8 +4,8 @@
  *   timing      the received samples are correlated with the training
  *               symbol as the transmitter makes it (same IFFT scaling); the
  *               metric of a candidate position d of the first training
- *               symbol is |C(d)|^2 + |C(d + NFFT)|^2, each correlation
- *               shifted right by 12 bits before squaring; the first
+ *               symbol is the L1 magnitude |Re| + |Im| of C(d) plus that of
+ *               C(d + NFFT) (no multipliers, no overflow); the first
  *               maximum over d = LTS_CP .. LTS_CP + search wins and the
  *               frame starts LTS_CP samples earlier.
  *   windows     every FFT window starts BACKOFF samples into the cyclic
@@ -54,6 +54,11 @@ static int64_t div_round(int64_t num, int64_t den)
     return -((-num + den / 2) / den);
 }
 
+static int64_t abs64(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
+
 static int16_t sat16(int64_t v)
 {
     if (v > 32767)
@@ -88,11 +93,7 @@ int rx_timing(const cplx16 *rx, int n, int search, unsigned tx_scale, int64_t *p
             break;
         correlate(rx, d, pre + LTS_CP, &c1r, &c1i);
         correlate(rx, d + NFFT, pre + LTS_CP, &c2r, &c2i);
-        c1r >>= 12;
-        c1i >>= 12;
-        c2r >>= 12;
-        c2i >>= 12;
-        metric = c1r * c1r + c1i * c1i + c2r * c2r + c2i * c2i;
+        metric = abs64(c1r) + abs64(c1i) + abs64(c2r) + abs64(c2i);
         if (metric > best) {
             best = metric;
             best_d = d;
