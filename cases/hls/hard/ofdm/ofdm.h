@@ -198,6 +198,7 @@ cplx16 rx_equalize(cplx16 y, cplx32 h);
 cplx32 rx_pilot_phase(const cplx16 *eq, int symbol);
 cplx16 rx_derotate(cplx16 x, cplx32 p);
 int rx_header(const cplx16 *eq, int *mod, int *length);
+int rx_service_check(const uint8_t *desc, int nbits);
 int ofdm_rx(const cplx16 *rx, int n, int search, unsigned tx_scale, unsigned rx_scale, uint8_t *payload,
             rx_info *info);
 

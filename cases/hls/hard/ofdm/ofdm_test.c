@@ -742,6 +742,19 @@ static void fixed_rx_parts(void)
         rc = rx_header(eq, &mod, &len);
         printf("rx_header%d rc %d mod %d length %d\n", k, rc, mod, len);
     }
+    {
+        uint8_t desc[SERVICE_BITS + 2];
+        printf("service_check");
+        for (k = -1; k <= SERVICE_BITS; k++) {
+            memset(desc, 0, sizeof desc);
+            if (k >= 0)
+                desc[k] = 1;
+            printf(" %d", rx_service_check(desc, SERVICE_BITS + 2));
+        }
+        memset(desc, 0, sizeof desc);
+        printf(" short %d %d %d\n", rx_service_check(desc, SERVICE_BITS), rx_service_check(desc, SERVICE_BITS - 1),
+               rx_service_check(desc, 0));
+    }
     /* soft sums near the decision threshold: -2 .. 4 */
     for (k = 0; k < 3; k++) {
         int b;

@@ -204,6 +204,19 @@ int rx_header(const cplx16 *eq, int *mod, int *length)
     return OFDM_OK;
 }
 
+/* 1 when the descrambled service bits after the recovered register (7 ..
+ * SERVICE_BITS - 1) are all zero; 0 when there are fewer than SERVICE_BITS */
+int rx_service_check(const uint8_t *desc, int nbits)
+{
+    int i;
+    if (nbits < SERVICE_BITS)
+        return 0;
+    for (i = 7; i < SERVICE_BITS; i++)
+        if (desc[i] != 0)
+            return 0;
+    return 1;
+}
+
 /* FFT, equaliser and pilot rotation of the symbol whose window starts at `at` */
 static int rx_symbol(const cplx16 *rx, int n, int at, unsigned rx_scale, const cplx32 *h, int symbol,
                      cplx16 *eq, rx_info *info)
@@ -290,10 +303,7 @@ int ofdm_rx(const cplx16 *rx, int n, int search, unsigned tx_scale, unsigned rx_
     }
 
     info->seed = descramble_recover(bits, desc, nbits);
-    info->service_ok = 1;
-    for (i = 7; i < SERVICE_BITS; i++)
-        if (desc[i] != 0)
-            info->service_ok = 0;
+    info->service_ok = rx_service_check(desc, nbits);
     bits_to_bytes(desc + SERVICE_BITS, length, payload);
     for (i = 0; i < CRC_BITS; i++)
         crc = (uint16_t)((crc << 1) | desc[SERVICE_BITS + 8 * length + i]);
