@@ -655,6 +655,13 @@ static void fixed_rx_parts(void)
     x = rx_equalize(c16(-1, 1), h);
     printf(" %d,%d", x.re, x.im);
     x = rx_equalize(c16(1, -2), h);
+    printf(" %d,%d", x.re, x.im);
+    /* results one past each end of the 16-bit range before saturation */
+    h.re = 2048;
+    h.im = 0;
+    x = rx_equalize(c16(16384, -16384), h);
+    printf(" %d,%d", x.re, x.im);
+    x = rx_equalize(c16(-16385, 16383), h);
     printf(" %d,%d\n", x.re, x.im);
 
     p.re = 16384;
@@ -676,6 +683,14 @@ static void fixed_rx_parts(void)
     p.re = 0;
     p.im = -7;
     x = rx_derotate(c16(3, 4), p);
+    printf(" %d,%d", x.re, x.im);
+    p.re = -1;
+    p.im = 0;
+    x = rx_derotate(c16(-32768, 32767), p);
+    printf(" %d,%d", x.re, x.im);
+    p.re = 0;
+    p.im = 1;
+    x = rx_derotate(c16(-32768, -32768), p);
     printf(" %d,%d\n", x.re, x.im);
 
     /* timing on silence (every metric ties), on a bare preamble and one
