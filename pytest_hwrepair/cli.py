@@ -193,6 +193,7 @@ def _stats(ns: argparse.Namespace) -> int:
         return mutant_stats(ns, _update_block)
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
+    sources: dict[tuple[str, str], list[int]] = defaultdict(list)  # every file shown to the fixer
     designs: Counter[tuple[str, str]] = Counter()
     types: set[str] = set()
     repos = []
@@ -204,12 +205,13 @@ def _stats(ns: argparse.Namespace) -> int:
         key = (case.domain, case.suite)
         designs[key] += 1
         locs[key].append(case.loc())
+        sources[key].append(sum(case.loc(name) for name in case.model.sources))
         for bug in case.bugs:
             label = domain_of(case.domain).label(bug)
             counts[key][label] += 1
             types.add(label)
     cols = sorted(types)
-    text = _stats_tables(counts, locs, designs, cols) if designs else ""
+    text = _stats_tables(counts, locs, designs, cols, sources) if designs else ""
     if repos:
         tables = [_markdown(head, rows) for head, rows in repo_tables(repos)]
         text = "\n\n".join([*([text.rstrip()] if text else []), *tables, REPO_NOTE]) + "\n"
@@ -232,16 +234,18 @@ def _update_block(path: Path, text: str, command: str, name: str = "stats") -> i
 
 
 def _stats_tables(counts: dict[tuple[str, str], Counter[str]], locs: dict[tuple[str, str], list[int]],
-                  designs: Counter[tuple[str, str]], cols: list[str]) -> str:
+                  designs: Counter[tuple[str, str]], cols: list[str],
+                  sources: dict[tuple[str, str], list[int]]) -> str:
     rows = [[f"{d}/{s}", designs[(d, s)], *[counts[(d, s)].get(t, 0) for t in cols], sum(counts[(d, s)].values())]
             for d, s in sorted(counts)]
     total = [*["total", sum(designs.values())], *[sum(c.get(t, 0) for c in counts.values()) for t in cols],
              sum(sum(c.values()) for c in counts.values())]
-    loc_rows = [[f"{d}/{s}", min(v), sorted(v)[len(v) // 2], max(v), sum(1 for x in v if x >= 800)]
-                for (d, s), v in sorted(locs.items())]
+    loc_rows = [[f"{d}/{s}", min(v), sorted(v)[len(v) // 2], max(v), sum(1 for x in v if x >= 800),
+                 sorted(sources[(d, s)])[len(v) // 2]] for (d, s), v in sorted(locs.items())]
     return (_markdown(["suite", "designs", *cols, "bugs"], [*rows, total]) + "\n\n"
-            + _markdown(["suite", "min LOC", "median LOC", "max LOC", "designs with 800+ LOC"], loc_rows)
-            + "\n\nLOC: non-blank lines of the target file.\n")
+            + _markdown(["suite", "min LOC", "median LOC", "max LOC", "designs with 800+ LOC", "median sources LOC"],
+                        loc_rows)
+            + "\n\nLOC: non-blank lines of the target file; sources LOC: of every file shown to the fixer.\n")
 
 
 def _markdown(headers: list[str], rows: list[list[object]]) -> str:
