@@ -34,6 +34,14 @@ def run(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, list[d
     return result, records
 
 
+def searchable(path: Path) -> None:
+    """The agent runs under a uid of its own: a directory it is granted must be reachable by other users."""
+    for folder in [path, *path.parents]:
+        if folder in (Path("/tmp"), Path("/")):
+            break
+        folder.chmod(folder.stat().st_mode | 0o011)
+
+
 def write_agent(folder: Path, name: str = "agent.py", source: str = AGENT) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o755)
@@ -77,7 +85,7 @@ def test_an_agent_file_outside_the_grants_stops_the_run(demo_pytester: pytest.Py
 
 def test_a_mount_holding_the_evaluated_cases_is_refused(demo_pytester: pytest.Pytester) -> None:
     agent = write_agent(demo_pytester.path / "tools")
-    demo_pytester.path.chmod(0o755)
+    searchable(demo_pytester.path)
     cache = demo_pytester.path.parent / f"{demo_pytester.path.name}-cache"  # the cache is guarded too: not here
     result, records = run(demo_pytester, f"--fixer=cmd:{PYTHON} {agent}", "--hwrepair-agent-mount",
                           str(demo_pytester.path), "--hwrepair-cache-dir", str(cache))
@@ -100,10 +108,7 @@ def _layouts(root: Path, agent_dir: Path) -> dict[str, tuple[str, str]]:
 @pytest.mark.parametrize("layout", ["own-directory", "virtualenv", "inside-repository"])
 def test_a_granted_agent_runs_in_each_documented_layout(demo_pytester: pytest.Pytester, agent_dir: Path,
                                                         layout: str) -> None:
-    for folder in [demo_pytester.path, *demo_pytester.path.parents]:  # the agent runs under a uid of its own
-        if folder == Path("/tmp"):
-            break
-        folder.chmod(folder.stat().st_mode | 0o011)
+    searchable(demo_pytester.path)
     command, grant = _layouts(demo_pytester.path, agent_dir)[layout]
     result, records = run(demo_pytester, f"--fixer=cmd:{command}", "--hwrepair-agent-mount", grant)
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the dump bug stays unrepaired
