@@ -26,8 +26,8 @@ def test_every_oracle_kind_defined_in_the_package_is_registered() -> None:
     import pkgutil
 
     defined = set()
-    for info in pkgutil.iter_modules(oracles.__path__):
-        module = importlib.import_module(f"pytest_hwrepair.oracles.{info.name}")
+    for info in pkgutil.walk_packages(oracles.__path__, "pytest_hwrepair.oracles."):
+        module = importlib.import_module(info.name)
         defined |= {v.name for v in vars(module).values() if isinstance(v, OracleKind)}
     assert defined == set(BUILTIN_MODULES)
 
@@ -40,7 +40,7 @@ def test_an_unknown_name_is_none_and_the_factories_map_lists_every_kind() -> Non
 
 
 def test_a_registry_line_naming_the_wrong_object_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(BUILTIN_MODULES, "exit-code-typo", ("hls", "OUTPUT_DIFF"))
+    monkeypatch.setitem(BUILTIN_MODULES, "exit-code-typo", ("hls.oracle", "OUTPUT_DIFF"))
     try:
         with pytest.raises(TypeError, match="is not the oracle kind 'exit-code-typo'"):
             builtin_kind("exit-code-typo")
