@@ -205,15 +205,12 @@ static void put_symbol(je_bitwriter *bw, const je_huff_code *table, uint32_t *fr
 }
 
 /* the 'size' low bits that follow a category: v itself when positive,
- * v - 1 (its one's complement) when negative (F.1.2.1) */
+ * v - 1 (its one's complement) when negative (F.1.2.1); the writer keeps
+ * only the low 'size' bits */
 static void put_extra(je_bitwriter *bw, int32_t v, int size)
 {
-    uint32_t bits;
-
-    if (bw == NULL || size == 0)
-        return;
-    bits = (uint32_t)(v < 0 ? v - 1 : v);
-    je_bw_bits(bw, bits & (((uint32_t)1 << size) - 1), size);
+    if (bw != NULL)
+        je_bw_bits(bw, (uint32_t)(v < 0 ? v - 1 : v), size);
 }
 
 /* Codes one quantised block (zig-zag order): the DC difference against
