@@ -142,10 +142,13 @@ int je_quality_scale(int quality)
     return 200 - 2 * quality;
 }
 
-/* the scaled luminance (chroma = 0) or chrominance table, natural order */
-void je_quant_table(int quality, int chroma, uint16_t *qt)
+static const uint8_t *const std_q[2] = { std_luma_q, std_chroma_q };
+
+/* the scaled luminance (which = 0) or chrominance (which = 1) table, in
+ * natural order */
+void je_quant_table(int quality, int which, uint16_t *qt)
 {
-    const uint8_t *base = chroma ? std_chroma_q : std_luma_q;
+    const uint8_t *base = std_q[which];
     int scale = je_quality_scale(quality);
     int i;
 

@@ -51,7 +51,6 @@ typedef struct {
     int hmax, vmax;
     int mcus_x, mcus_y;
     int blocks_per_mcu;
-    int nblocks;
 } layout;
 
 static uint8_t planes[MAX_COMP][JE_PLANE * JE_PLANE];
@@ -92,8 +91,8 @@ static int ceil_div(int a, int b)
     return (a + b - 1) / b;
 }
 
-/* Fills the component table and the MCU geometry; returns the number of
- * components, or JE_ERR_PARAM. */
+/* Fills the component table and the MCU geometry; returns 0, or
+ * JE_ERR_PARAM. */
 static int make_layout(const je_params *p, layout *lo)
 {
     int c;
@@ -123,21 +122,20 @@ static int make_layout(const je_params *p, layout *lo)
     lo->blocks_per_mcu = 0;
     for (c = 0; c < lo->ncomp; c++)
         lo->blocks_per_mcu += lo->comp[c].h * lo->comp[c].v;
-    lo->nblocks = lo->mcus_x * lo->mcus_y * lo->blocks_per_mcu;
-    return lo->ncomp;
+    return 0;
 }
 
 int je_mcu_layout(const je_params *p, int *mcus_x, int *mcus_y, int *blocks_per_mcu)
 {
     layout lo;
-    int n = make_layout(p, &lo);
+    int err = make_layout(p, &lo);
 
-    if (n < 0)
-        return n;
+    if (err != 0)
+        return err;
     *mcus_x = lo.mcus_x;
     *mcus_y = lo.mcus_y;
     *blocks_per_mcu = lo.blocks_per_mcu;
-    return n;
+    return lo.ncomp;
 }
 
 /* ------------------------------------------------------------------ */
@@ -262,7 +260,7 @@ static void code_scan(const layout *lo, int restart, je_bitwriter *bw)
     int nmcu = lo->mcus_x * lo->mcus_y;
     int m, b, c, n = 0, marker = 0;
 
-    for (c = 0; c < MAX_COMP; c++)
+    for (c = 0; c < lo->ncomp; c++)
         pred[c] = 0;
     for (m = 0; m < nmcu; m++) {
         if (restart > 0 && m > 0 && m % restart == 0) {
@@ -271,7 +269,7 @@ static void code_scan(const layout *lo, int restart, je_bitwriter *bw)
                 je_bw_marker(bw, M_RST0 + (marker & 7));
             }
             marker++;
-            for (c = 0; c < MAX_COMP; c++)
+            for (c = 0; c < lo->ncomp; c++)
                 pred[c] = 0;
         }
         for (b = 0; b < lo->blocks_per_mcu; b++, n++) {
@@ -285,9 +283,12 @@ static void code_scan(const layout *lo, int restart, je_bitwriter *bw)
 }
 
 /* The Huffman tables of the scan: standard, or optimal from a counting
- * pass over the same restart intervals.  Returns 0 or JE_ERR_TABLE. */
-static int make_tables(const layout *lo, int optimize, int restart)
+ * pass over the same restart intervals (every table the scan uses then
+ * has symbols, as every block codes a DC category and at least one AC
+ * symbol).  Tables the scan does not use are left empty. */
+static void make_tables(const layout *lo, int optimize, int restart)
 {
+    static const je_huff_spec no_table;
     int ntab = lo->ncomp == 1 ? 2 : 4;
     int t, i;
 
@@ -297,19 +298,15 @@ static int make_tables(const layout *lo, int optimize, int restart)
         if (t < ntab)
             je_std_spec(t, &specs[t]);
         else
-            for (i = 0; i < 17; i++)
-                specs[t].bits[i] = 0;
+            specs[t] = no_table;
     }
     if (optimize) {
         code_scan(lo, restart, NULL);
         for (t = 0; t < ntab; t++)
-            if (je_huff_optimal(freqs[t], &specs[t]) < 0)
-                return JE_ERR_TABLE;
+            je_huff_optimal(freqs[t], &specs[t]);
     }
     for (t = 0; t < 4; t++)
-        if (je_huff_build(&specs[t], &codes[t]) < 0)
-            return JE_ERR_TABLE;
-    return 0;
+        je_huff_build(&specs[t], &codes[t]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -318,12 +315,12 @@ static int make_tables(const layout *lo, int optimize, int restart)
 
 static void write_app0(je_bitwriter *bw)
 {
-    static const char ident[5] = { 'J', 'F', 'I', 'F', 0 };
+    static const char ident[] = "JFIF";
     int i;
 
     je_bw_marker(bw, M_APP0);
     je_bw_u16(bw, 16);
-    for (i = 0; i < 5; i++)
+    for (i = 0; i < 5; i++)      /* the identifier with its terminating zero */
         je_bw_byte(bw, ident[i]);
     je_bw_byte(bw, 1);          /* version 1.02 */
     je_bw_byte(bw, 2);
@@ -360,7 +357,7 @@ static void write_sof0(je_bitwriter *bw, const je_params *p, const layout *lo)
     je_bw_byte(bw, lo->ncomp);
     for (c = 0; c < lo->ncomp; c++) {
         je_bw_byte(bw, lo->comp[c].id);
-        je_bw_byte(bw, (lo->comp[c].h << 4) | lo->comp[c].v);
+        je_bw_byte(bw, (lo->comp[c].h << 4) + lo->comp[c].v);
         je_bw_byte(bw, lo->comp[c].tq);
     }
 }
@@ -377,7 +374,7 @@ static void write_dht(je_bitwriter *bw, int ntab)
     je_bw_u16(bw, len);
     for (t = 0; t < ntab; t++) {
         int n = je_spec_count(&specs[t]);
-        je_bw_byte(bw, ((t & 1) << 4) | (t >> 1));
+        je_bw_byte(bw, ((t & 1) << 4) + (t >> 1));
         for (l = 1; l <= 16; l++)
             je_bw_byte(bw, specs[t].bits[l]);
         for (k = 0; k < n; k++)
@@ -402,7 +399,7 @@ static void write_sos(je_bitwriter *bw, const layout *lo)
     for (c = 0; c < lo->ncomp; c++) {
         const component *cp = &lo->comp[c];
         je_bw_byte(bw, cp->id);
-        je_bw_byte(bw, ((cp->dc >> 1) << 4) | (cp->ac >> 1));
+        je_bw_byte(bw, ((cp->dc >> 1) << 4) + (cp->ac >> 1));
     }
     je_bw_byte(bw, 0);          /* Ss */
     je_bw_byte(bw, 63);         /* Se */
@@ -415,26 +412,24 @@ static void write_sos(je_bitwriter *bw, const layout *lo)
 
 /* Encodes the image (greyscale: width*height samples; colour: RGB
  * triplets, row by row) into out[0..cap-1].  Returns the file length,
- * JE_ERR_PARAM, JE_ERR_SPACE (the file would need more than cap bytes) or
- * JE_ERR_TABLE.  When 'used' is not NULL it receives the four Huffman
+ * JE_ERR_PARAM or JE_ERR_SPACE (the file would need more than cap bytes).
+ * When 'used' is not NULL it receives the four Huffman
  * tables (greyscale: the chrominance entries are empty). */
 int je_encode(const je_params *p, const uint8_t *pixels, uint8_t *out, int cap,
               je_huff_spec *used)
 {
     je_bitwriter bw;
     layout lo;
-    int t, ntab, err;
+    int t, ntab;
 
-    if (make_layout(p, &lo) < 0)
+    if (make_layout(p, &lo) != 0)
         return JE_ERR_PARAM;
     ntab = lo.ncomp == 1 ? 2 : 4;
     je_quant_table(p->quality, 0, qtables[0]);
     je_quant_table(p->quality, 1, qtables[1]);
     prepare_planes(p, &lo, pixels);
     transform_blocks(&lo);
-    err = make_tables(&lo, p->optimize, p->restart_interval);
-    if (err < 0)
-        return err;
+    make_tables(&lo, p->optimize, p->restart_interval);
     if (used != NULL)
         for (t = 0; t < 4; t++)
             used[t] = specs[t];

@@ -33,7 +33,7 @@
 
 #define JE_ERR_PARAM  (-1)        /* a parameter outside its range */
 #define JE_ERR_SPACE  (-2)        /* the output buffer is too small */
-#define JE_ERR_TABLE  (-3)        /* a Huffman table that cannot be built */
+#define JE_ERR_TABLE  (-3)        /* a Huffman table that cannot be built (je_huff_*) */
 
 /* Huffman table selectors (Tc/Th of the DHT segment) */
 #define JE_DC_LUMA    0
@@ -82,7 +82,7 @@ void je_load_block(const uint8_t *plane, int bx, int by, int16_t *block);
 int je_zigzag(int k);
 void je_fdct(const int16_t *in, int32_t *out);
 int je_quality_scale(int quality);
-void je_quant_table(int quality, int chroma, uint16_t *qt);
+void je_quant_table(int quality, int which, uint16_t *qt);
 void je_quantise(const int32_t *coef, const uint16_t *qt, int16_t *zz);
 
 /* huff.c */

@@ -400,7 +400,7 @@ static void show_encode(const char *label, const je_params *p, const uint8_t *pi
         return;
     sprintf(name, "%s.jpeg", label);
     put_bytes(name, stream, len);
-    for (t = 0; t < (p->components == 1 ? 2 : 4); t++) {
+    for (t = 0; t < 4; t++) {
         sprintf(name, "%s.table%d", label, t);
         put_spec(name, &used[t]);
     }
