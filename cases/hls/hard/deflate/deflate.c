@@ -64,6 +64,7 @@ static block_codes blk;
 /* Bit output                                                          */
 /* ------------------------------------------------------------------ */
 
+/* stores the low byte of b if it fits, counts it in any case */
 static void put_byte(bitwriter *bw, int b)
 {
     if (bw->pos < bw->cap)
@@ -71,13 +72,14 @@ static void put_byte(bitwriter *bw, int b)
     bw->pos++;
 }
 
-/* appends the low n bits of value (n <= 16), least significant first */
+/* appends the n bits of value (value < 2^n, n <= 16), least significant
+ * first; put_byte keeps the low byte of the accumulator */
 static void put_bits(bitwriter *bw, uint32_t value, int n)
 {
-    bw->acc |= (value & (((uint32_t)1 << n) - 1)) << bw->nbits;
+    bw->acc |= value << bw->nbits;
     bw->nbits += n;
     while (bw->nbits >= 8) {
-        put_byte(bw, (int)(bw->acc & 0xFF));
+        put_byte(bw, (int)bw->acc);
         bw->acc >>= 8;
         bw->nbits -= 8;
     }
@@ -382,7 +384,7 @@ static void put_u32_le(bitwriter *bw, uint32_t v)
 {
     int i;
     for (i = 0; i < 4; i++)
-        put_byte(bw, (int)((v >> (8 * i)) & 0xFF));
+        put_byte(bw, (int)(v >> (8 * i)));
 }
 
 /* CMF = deflate with a 32 KiB window; FLG = the level class and FCHECK */
@@ -393,8 +395,7 @@ static void zlib_header(bitwriter *bw, int level)
     int flg = flevel << 6;
     int rem = (cmf * 256 + flg) % 31;
 
-    if (rem != 0)
-        flg += 31 - rem;
+    flg += 31 - rem;        /* rem is never 0 for CMF 0x78 and these levels */
     put_byte(bw, cmf);
     put_byte(bw, flg);
 }
@@ -454,9 +455,9 @@ int df_compress(const df_params *p, const uint8_t *in, int n, uint8_t *out, int 
     if (p->wrapper == DF_ZLIB) {
         uint32_t adler = df_adler32(1, in, n);
         put_byte(&bw, (int)(adler >> 24));
-        put_byte(&bw, (int)((adler >> 16) & 0xFF));
-        put_byte(&bw, (int)((adler >> 8) & 0xFF));
-        put_byte(&bw, (int)(adler & 0xFF));
+        put_byte(&bw, (int)(adler >> 16));
+        put_byte(&bw, (int)(adler >> 8));
+        put_byte(&bw, (int)adler);
     } else if (p->wrapper == DF_GZIP) {
         put_u32_le(&bw, df_crc32(0, in, n));
         put_u32_le(&bw, (uint32_t)n);
