@@ -238,7 +238,7 @@ int je_encode_block(const int16_t *zz, int *pred, const je_huff_code *dc,
             nsym++;
         }
         s = je_category(v);
-        put_symbol(bw, ac, ac_freq, (run << 4) | s);
+        put_symbol(bw, ac, ac_freq, (run << 4) + s);
         put_extra(bw, v, s);
         run = 0;
         nsym++;

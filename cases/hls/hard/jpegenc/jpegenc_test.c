@@ -733,7 +733,8 @@ static void fixed_files(void)
         { 64, 8, 3, 1, 5, 0, 1, 7 },
         { 9, 64, 3, 0, 33, 65535, 0, 4 },
         { 48, 48, 3, 2, 80, 5, 0, 1 },
-        { 3, 5, 1, 0, 70, 0, 1, 2 }
+        { 3, 5, 1, 0, 70, 0, 1, 2 },
+        { 64, 64, 3, 0, 85, 13, 1, 3 }
     };
     je_params p;
     char label[32];
@@ -923,7 +924,7 @@ static void seeded_files(int pattern)
             p.height = rng_range(1, JE_MAX_DIM);
         }
         p.components = (rng_range(0, 3) == 0) ? 1 : 3;
-        p.subsampling = rng_range(0, 2);
+        p.subsampling = (pattern == 7 && f == 0) ? JE_SUB_444 : rng_range(0, 2);
         p.quality = (f == 0) ? rng_range(1, 100) : (rng_range(0, 1) ? rng_range(90, 100) : rng_range(1, 10));
         p.optimize = rng_range(0, 1);
         mcu_w = (p.components == 3 && p.subsampling > 0) ? 16 : 8;
