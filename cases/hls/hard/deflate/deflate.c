@@ -38,6 +38,11 @@ static const uint8_t cl_order[DF_NCLEN] = {
     16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15
 };
 
+/* extra bits after each code-length symbol: only the repeats have any */
+static const uint8_t cl_extra_bits[DF_NCLEN] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7
+};
+
 static df_token tokens[DF_MAX_INPUT + 1];
 
 static uint8_t fixed_lit_lens[DF_NLITLEN], fixed_dist_lens[DF_NDIST];
@@ -129,11 +134,11 @@ static void count_symbols(int first, int count)
         blk.dist_freq[i] = 0;
     for (i = first; i < first + count; i++) {
         const df_token *t = &tokens[i];
-        if (t->dist == 0) {
-            blk.lit_freq[t->len]++;
-        } else {
+        if (t->dist) {
             blk.lit_freq[df_length_code(t->len, &eb, &ev)]++;
             blk.dist_freq[df_dist_code(t->dist, &eb, &ev)]++;
+        } else {
+            blk.lit_freq[t->len]++;
         }
     }
     blk.lit_freq[END_BLOCK]++;
@@ -168,7 +173,7 @@ static void add_cl(int sym, int extra)
  * previous length 3..6 times, 17 codes 3..10 zeros, 18 codes 11..138. */
 static void run_length_code(void)
 {
-    uint8_t all[DF_NLITLEN + DF_NDIST];
+    uint8_t all[DF_NLITLEN + DF_NDIST + 1];
     int total = blk.hlit + blk.hdist;
     int i = 0, k;
 
@@ -176,12 +181,13 @@ static void run_length_code(void)
         all[k] = blk.lit_lens[k];
     for (k = 0; k < blk.hdist; k++)
         all[blk.hlit + k] = blk.dist_lens[k];
+    all[total] = 0xFF;      /* no length: ends every run */
     blk.ncl = 0;
     for (k = 0; k < DF_NCLEN; k++)
         blk.cl_freq[k] = 0;
     while (i < total) {
         int v = all[i], run = 1;
-        while (i + run < total && all[i + run] == v)
+        while (all[i + run] == v)
             run++;
         i += run;
         if (v == 0) {
@@ -212,7 +218,6 @@ static void run_length_code(void)
  * (HLIT .. the coded code lengths). */
 static uint32_t build_dynamic(void)
 {
-    static const uint8_t cl_extra_bits[3] = { 2, 3, 7 };
     uint32_t bits;
     int k;
 
@@ -220,7 +225,8 @@ static uint32_t build_dynamic(void)
     df_huff_lengths(blk.dist_freq, DF_NDIST, DF_MAX_BITS, blk.dist_lens);
     df_huff_codes(blk.lit_lens, DF_NLITLEN, blk.lit_codes);
     df_huff_codes(blk.dist_lens, DF_NDIST, blk.dist_codes);
-    for (blk.hlit = 286; blk.hlit > 257 && blk.lit_lens[blk.hlit - 1] == 0; blk.hlit--)
+    /* the end-of-block code always has a length, so HLIT stays >= 257 */
+    for (blk.hlit = 286; blk.lit_lens[blk.hlit - 1] == 0; blk.hlit--)
         ;
     for (blk.hdist = 30; blk.hdist > 1 && blk.dist_lens[blk.hdist - 1] == 0; blk.hdist--)
         ;
@@ -230,12 +236,8 @@ static uint32_t build_dynamic(void)
     for (blk.hclen = DF_NCLEN; blk.hclen > 4 && blk.cl_lens[cl_order[blk.hclen - 1]] == 0; blk.hclen--)
         ;
     bits = 5 + 5 + 4 + 3 * (uint32_t)blk.hclen;
-    for (k = 0; k < blk.ncl; k++) {
-        int sym = blk.cl_sym[k];
-        bits += blk.cl_lens[sym];
-        if (sym >= 16)
-            bits += cl_extra_bits[sym - 16];
-    }
+    for (k = 0; k < blk.ncl; k++)
+        bits += (uint32_t)blk.cl_lens[blk.cl_sym[k]] + cl_extra_bits[blk.cl_sym[k]];
     return bits;
 }
 
@@ -288,15 +290,15 @@ static void write_tokens(bitwriter *bw, int first, int count, const uint8_t *lit
 
     for (i = first; i < first + count; i++) {
         const df_token *t = &tokens[i];
-        if (t->dist == 0) {
-            put_bits(bw, lit_codes[t->len], lit_lens[t->len]);
-        } else {
+        if (t->dist) {
             int sym = df_length_code(t->len, &eb, &ev);
             put_bits(bw, lit_codes[sym], lit_lens[sym]);
             put_bits(bw, (uint32_t)ev, eb);
             sym = df_dist_code(t->dist, &eb, &ev);
             put_bits(bw, dist_codes[sym], dist_lens[sym]);
             put_bits(bw, (uint32_t)ev, eb);
+        } else {
+            put_bits(bw, lit_codes[t->len], lit_lens[t->len]);
         }
     }
     put_bits(bw, lit_codes[END_BLOCK], lit_lens[END_BLOCK]);
@@ -304,7 +306,6 @@ static void write_tokens(bitwriter *bw, int first, int count, const uint8_t *lit
 
 static void write_dynamic_header(bitwriter *bw)
 {
-    static const uint8_t cl_extra_bits[3] = { 2, 3, 7 };
     int k;
 
     put_bits(bw, (uint32_t)(blk.hlit - 257), 5);
@@ -315,38 +316,29 @@ static void write_dynamic_header(bitwriter *bw)
     for (k = 0; k < blk.ncl; k++) {
         int sym = blk.cl_sym[k];
         put_bits(bw, blk.cl_codes[sym], blk.cl_lens[sym]);
-        if (sym >= 16)
-            put_bits(bw, blk.cl_extra[k], cl_extra_bits[sym - 16]);
+        put_bits(bw, blk.cl_extra[k], cl_extra_bits[sym]);
     }
 }
 
 /* Writes tokens[first .. first+count-1], which cover 'bytes' input bytes
  * starting at data, as one block (or a run of stored blocks).  Returns the
- * block type used and sets *bits to its size. */
+ * block type used; cost[] receives the size in bits of each encoding
+ * (indexed by block type). */
 static int write_block(bitwriter *bw, int first, int count, const uint8_t *data, int bytes,
-                       int final, int forced, uint32_t *bits)
+                       int final, int forced, uint32_t *cost)
 {
-    uint32_t fixed, dynamic, stored;
-    int type;
+    int type = DF_BLOCK_FIXED;
 
     count_symbols(first, count);
-    fixed = 3 + symbol_bits(fixed_lit_lens, fixed_dist_lens);
-    dynamic = 3 + build_dynamic() + symbol_bits(blk.lit_lens, blk.dist_lens);
-    stored = stored_bits(bytes, bw->nbits);
-    type = DF_BLOCK_FIXED;
-    *bits = fixed;
-    if (dynamic < *bits) {
+    cost[DF_BLOCK_FIXED] = 3 + symbol_bits(fixed_lit_lens, fixed_dist_lens);
+    cost[DF_BLOCK_DYNAMIC] = 3 + build_dynamic() + symbol_bits(blk.lit_lens, blk.dist_lens);
+    cost[DF_BLOCK_STORED] = stored_bits(bytes, bw->nbits);
+    if (cost[DF_BLOCK_DYNAMIC] < cost[type])
         type = DF_BLOCK_DYNAMIC;
-        *bits = dynamic;
-    }
-    if (stored < *bits) {
+    if (cost[DF_BLOCK_STORED] < cost[type])
         type = DF_BLOCK_STORED;
-        *bits = stored;
-    }
-    if (forced != DF_BLOCK_AUTO) {
+    if (forced != DF_BLOCK_AUTO)
         type = forced;
-        *bits = type == DF_BLOCK_STORED ? stored : type == DF_BLOCK_FIXED ? fixed : dynamic;
-    }
     if (type == DF_BLOCK_STORED) {
         write_stored(bw, data, bytes, final);
         return type;
@@ -391,7 +383,7 @@ static void put_u32_le(bitwriter *bw, uint32_t v)
 static void zlib_header(bitwriter *bw, int level)
 {
     int cmf = 0x78;
-    int flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+    int flevel = level < 2 ? 0 : level < 6 ? 1 : level < 7 ? 2 : 3;
     int flg = flevel << 6;
     int rem = (cmf * 256 + flg) % 31;
 
@@ -408,14 +400,14 @@ static void gzip_header(bitwriter *bw, int level)
     put_byte(bw, 8);
     put_byte(bw, 0);
     put_u32_le(bw, 0);
-    put_byte(bw, level == 9 ? 2 : level == 1 ? 4 : 0);
+    put_byte(bw, level > 8 ? 2 : level == 1 ? 4 : 0);
     put_byte(bw, 255);
 }
 
 /* Compresses in[0..n-1] (0 <= n <= DF_MAX_INPUT) into out[0..cap-1].
  * Returns the length written, DF_ERR_PARAM or DF_ERR_SPACE (the stream
  * needs more than cap bytes).  info (may be NULL) receives the token
- * count and the type and size of every block. */
+ * count, and for every block its type and the size of each encoding. */
 int df_compress(const df_params *p, const uint8_t *in, int n, uint8_t *out, int cap, df_info *info)
 {
     bitwriter bw;
@@ -438,14 +430,15 @@ int df_compress(const df_params *p, const uint8_t *in, int n, uint8_t *out, int 
     do {
         int count = ntok - first < p->block_tokens ? ntok - first : p->block_tokens;
         int bytes = 0, i, type;
-        uint32_t bits;
+        uint32_t cost[3];
         for (i = first; i < first + count; i++)
-            bytes += tokens[i].dist == 0 ? 1 : tokens[i].len;
+            bytes += tokens[i].dist ? tokens[i].len : 1;
         type = write_block(&bw, first, count, in + consumed, bytes, first + count == ntok,
-                           p->block_type, &bits);
+                           p->block_type, cost);
         if (info != NULL && nblocks < DF_MAX_LOG) {
             info->types[nblocks] = (uint8_t)type;
-            info->bits[nblocks] = bits;
+            for (i = 0; i < 3; i++)
+                info->cost[nblocks][i] = cost[i];
         }
         nblocks++;
         first += count;

@@ -78,7 +78,7 @@ typedef struct {
     int tokens;                 /* LZ77 tokens of the whole input */
     int blocks;                 /* blocks written */
     uint8_t types[DF_MAX_LOG];  /* the first DF_MAX_LOG block types */
-    uint32_t bits[DF_MAX_LOG];  /* their estimated sizes in bits */
+    uint32_t cost[DF_MAX_LOG][3]; /* their sizes in bits as stored, fixed, dynamic */
 } df_info;
 
 /* checksum.c */

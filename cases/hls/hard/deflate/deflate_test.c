@@ -317,7 +317,8 @@ static void show_compress(const char *label, int n, int level, int type, int tok
     put_bytes(name, comp, len);
     printf("%s.info tokens %d blocks %d:", label, info.tokens, info.blocks);
     for (i = 0; i < info.blocks && i < DF_MAX_LOG; i++)
-        printf(" %d/%lu", info.types[i], (unsigned long)info.bits[i]);
+        printf(" %d/%lu/%lu/%lu", info.types[i], (unsigned long)info.cost[i][0],
+               (unsigned long)info.cost[i][1], (unsigned long)info.cost[i][2]);
     printf("\n");
     show_inflate(label, comp, len, wrapper, (int)sizeof back);
     again = df_compress(&p, data, n, comp, len, NULL);
