@@ -74,7 +74,7 @@ int gen_random_spd(coo_t *a, int n, int per_row, double shift, uint32_t seed)
         rowsum[i] = 0.0;
     for (i = 0; i < n; i++) {
         for (r = 0; r < per_row; r++) {
-            int j = (int)(gen_next(&st) % (uint32_t)n);
+            int j = (int)((gen_next(&st) >> 8) % (uint32_t)n);   /* the low bits of an LCG are weak */
             double v = -gen_uniform(&st);
             if (j == i)
                 continue;

@@ -87,7 +87,7 @@ int cg_solve(const csr_t *a, const precond_t *m, const double *b, double *x, con
 
 int bicgstab_solve(const csr_t *a, const precond_t *m, const double *b, double *x, const sp_opts *o, sp_stats *st)
 {
-    double target, rnorm, snorm, rho, rho_old = 1.0, alpha = 1.0, omega = 1.0, beta, rv, tt;
+    double target, rnorm, snorm, rho, rho_old, alpha, omega, beta, rv, tt;
     int n = a->nrows, it, i;
 
     if (kr_start(a, m, b, o, st) != 0)

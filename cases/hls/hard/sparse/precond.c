@@ -57,10 +57,7 @@ int ilu0_factor(csr_t *lu, int *diag)
             pos[lu->col[kk]] = kk;
         for (kk = lu->rowptr[i]; kk < diag[i]; kk++) {
             int k = lu->col[kk];
-            double lik;
-            if (lu->val[diag[k]] == 0.0)
-                return -1 - k;
-            lik = lu->val[kk] / lu->val[diag[k]];
+            double lik = lu->val[kk] / lu->val[diag[k]];   /* pivot k was checked with row k */
             lu->val[kk] = lik;
             for (jj = diag[k] + 1; jj < lu->rowptr[k + 1]; jj++) {
                 int p = pos[lu->col[jj]];

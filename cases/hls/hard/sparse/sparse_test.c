@@ -671,7 +671,7 @@ static void fixed_solvers(void)
     pc_setup(&pc, &A, SP_PC_NONE, 1.0);
     solve("skew", 1, bv, x0, 20, 1e-12);
     solve("skew", 0, bv, x0, 20, 1e-12);
-    /* omega = 0: t's = 0 after the first half step */
+    /* a rotation: BiCGSTAB in two steps */
     coo_init(&coo, 2, 2);
     coo_add(&coo, 0, 0, 1.0);
     coo_add(&coo, 0, 1, 1.0);
@@ -681,6 +681,27 @@ static void fixed_solvers(void)
     bv[0] = 1.0;
     bv[1] = 0.0;
     solve_all("rotation", 3, x0, 20, 1e-12);
+    /* omega = 0: t's = 0 with t != 0 */
+    coo_init(&coo, 2, 2);
+    coo_add(&coo, 0, 0, -2.0);
+    coo_add(&coo, 0, 1, -2.0);
+    coo_add(&coo, 1, 0, -2.0);
+    csr_from_coo(&coo, &A, 0);
+    bv[0] = 1.0;
+    bv[1] = 2.0;
+    pc_setup(&pc, &A, SP_PC_NONE, 1.0);
+    solve("omega0", 1, bv, x0, 20, 1e-12);
+    solve("omega0", 0, bv, x0, 20, 1e-12);
+    /* t = 0: s lies in the null space of A */
+    coo_init(&coo, 2, 2);
+    coo_add(&coo, 0, 0, -2.0);
+    coo_add(&coo, 0, 1, -2.0);
+    csr_from_coo(&coo, &A, 0);
+    bv[0] = 1.0;
+    bv[1] = 1.0;
+    pc_setup(&pc, &A, SP_PC_NONE, 1.0);
+    solve("tt0", 1, bv, x0, 20, 1e-12);
+    solve("tt0", 0, bv, x0, 20, 1e-12);
     /* invalid controls and mismatched preconditioner */
     gen_poisson2d(&coo, 3, 3);
     csr_from_coo(&coo, &A, 0);
