@@ -238,3 +238,59 @@ int csr_symmetric(const csr_t *m, double tol)
     }
     return 1;
 }
+
+/*
+ * c = alpha a + beta b for matrices of the same shape, merging the sorted
+ * rows; entries present in only one operand are scaled alone, and sums
+ * that are exactly zero stay stored.  Returns the stored entries, -1 for
+ * different shapes, -2 when the result does not fit.
+ */
+int csr_add(double alpha, const csr_t *a, double beta, const csr_t *b, csr_t *c)
+{
+    int i, ka, kb, nnz = 0;
+
+    if (a->nrows != b->nrows || a->ncols != b->ncols)
+        return -1;
+    c->nrows = a->nrows;
+    c->ncols = a->ncols;
+    c->rowptr[0] = 0;
+    for (i = 0; i < a->nrows; i++) {
+        ka = a->rowptr[i];
+        kb = b->rowptr[i];
+        while (ka < a->rowptr[i + 1] || kb < b->rowptr[i + 1]) {
+            int ca = ka < a->rowptr[i + 1] ? a->col[ka] : a->ncols;
+            int cb = kb < b->rowptr[i + 1] ? b->col[kb] : b->ncols;
+            if (nnz == SP_MAX_NNZ)
+                return -2;
+            if (ca < cb) {
+                c->col[nnz] = ca;
+                c->val[nnz] = alpha * a->val[ka++];
+            } else if (cb < ca) {
+                c->col[nnz] = cb;
+                c->val[nnz] = beta * b->val[kb++];
+            } else {
+                c->col[nnz] = ca;
+                c->val[nnz] = alpha * a->val[ka++] + beta * b->val[kb++];
+            }
+            nnz++;
+        }
+        c->rowptr[i + 1] = nnz;
+    }
+    c->nnz = nnz;
+    return nnz;
+}
+
+/* a_ij = dl_i a_ij dr_j (either scaling may be null: no scaling on that side) */
+void csr_scale(csr_t *m, const double *dl, const double *dr)
+{
+    int i, k;
+
+    for (i = 0; i < m->nrows; i++) {
+        for (k = m->rowptr[i]; k < m->rowptr[i + 1]; k++) {
+            if (dl)
+                m->val[k] *= dl[i];
+            if (dr)
+                m->val[k] *= dr[m->col[k]];
+        }
+    }
+}

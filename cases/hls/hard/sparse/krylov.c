@@ -144,3 +144,42 @@ int bicgstab_solve(const csr_t *a, const precond_t *m, const double *b, double *
         rho_old = rho;
     }
 }
+
+/*
+ * The solver front end: sets up the preconditioner `pc_kind` (omega for
+ * SSOR), runs CG (method 0) or BiCGSTAB (method 1) and, when the
+ * recurrence converged but the true residual is still above
+ * SP_REPLACE * tol * ||b|| and iterations remain, restarts once from the x
+ * reached (residual replacement).  The report covers both runs: the
+ * iterations add up and the second history follows the first.  Returns
+ * the status, or SP_BAD_INPUT for an unknown method or a preconditioner
+ * that cannot be set up.
+ */
+int sp_solve(const csr_t *a, int method, int pc_kind, double omega, const double *b, double *x, const sp_opts *o,
+             sp_stats *st)
+{
+    static precond_t m;
+    static sp_stats second;
+    sp_opts rest;
+    int status, i;
+
+    st->iters = 0;
+    st->nhist = 0;
+    st->status = SP_BAD_INPUT;
+    st->bnorm = 0.0;
+    st->rnorm = 0.0;
+    if ((method != 0 && method != 1) || pc_setup(&m, a, pc_kind, omega) != 0)
+        return SP_BAD_INPUT;
+    status = method == 0 ? cg_solve(a, &m, b, x, o, st) : bicgstab_solve(a, &m, b, x, o, st);
+    if (status != SP_CONVERGED || st->rnorm <= SP_REPLACE * o->tol * st->bnorm || st->iters >= o->max_iter)
+        return status;
+    rest = *o;
+    rest.max_iter = o->max_iter - st->iters;
+    status = method == 0 ? cg_solve(a, &m, b, x, &rest, &second) : bicgstab_solve(a, &m, b, x, &rest, &second);
+    for (i = 0; i < second.nhist; i++)
+        st->hist[st->nhist++] = second.hist[i];
+    st->iters += second.iters;
+    st->status = status;
+    st->rnorm = second.rnorm;
+    return status;
+}

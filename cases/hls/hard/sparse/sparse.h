@@ -15,6 +15,7 @@
 #define SP_MAX_N    400                 /* rows and columns */
 #define SP_MAX_NNZ  8192                /* stored entries (CSR, and COO triplets) */
 #define SP_MAX_ITER 400                 /* Krylov iterations */
+#define SP_REPLACE  10.0                /* sp_solve restarts when the true residual exceeds this many tolerances */
 
 /* coordinate form: triplets in any order, duplicates allowed */
 typedef struct {
@@ -55,7 +56,7 @@ typedef struct {
     int status;                         /* SP_CONVERGED, SP_MAX_ITERS or a breakdown */
     double bnorm;                       /* ||b||_2 */
     double rnorm;                       /* ||b - A x||_2 of the returned x, recomputed */
-    double hist[SP_MAX_ITER + 1];       /* recurrence residual norm before each iteration and at the end */
+    double hist[SP_MAX_ITER + 2];       /* recurrence residual norm before each iteration and at the end (sp_solve: of both runs) */
     int nhist;
 } sp_stats;
 
@@ -78,6 +79,8 @@ double csr_get(const csr_t *m, int i, int j);
 int csr_find(const csr_t *m, int i, int j);
 int csr_diag(const csr_t *m, double *d);
 int csr_symmetric(const csr_t *m, double tol);
+int csr_add(double alpha, const csr_t *a, double beta, const csr_t *b, csr_t *c);
+void csr_scale(csr_t *m, const double *dl, const double *dr);
 
 /* spmv.c */
 void spmv(const csr_t *a, const double *x, double *y);
@@ -103,6 +106,8 @@ int gs_solve(const csr_t *a, const double *b, double *x, const sp_opts *o, sp_st
 /* krylov.c */
 int cg_solve(const csr_t *a, const precond_t *m, const double *b, double *x, const sp_opts *o, sp_stats *st);
 int bicgstab_solve(const csr_t *a, const precond_t *m, const double *b, double *x, const sp_opts *o, sp_stats *st);
+int sp_solve(const csr_t *a, int method, int pc_kind, double omega, const double *b, double *x, const sp_opts *o,
+             sp_stats *st);
 
 /* gen.c */
 uint32_t gen_next(uint32_t *state);

@@ -337,6 +337,84 @@ static void fixed_check(void)
     printf(" negcols %d\n", csr_check(&B));
 }
 
+static void fixed_add(void)
+{
+    static const double dl[] = { 2.0, -1.0, 0.5, 3.0 }, dr[] = { 1.0, 0.25, -2.0, 4.0, 8.0 };
+    static csr_t C;
+    int rc, i;
+
+    coo_init(&coo, 4, 5);
+    coo_add(&coo, 0, 1, 1.5);
+    coo_add(&coo, 0, 4, 2.0);
+    coo_add(&coo, 2, 2, -4.0);
+    coo_add(&coo, 3, 0, 0.125);
+    csr_from_coo(&coo, &A, 0);
+    coo_init(&coo, 4, 5);
+    coo_add(&coo, 0, 0, 1.0);
+    coo_add(&coo, 0, 4, 3.0);
+    coo_add(&coo, 1, 3, 6.0);
+    coo_add(&coo, 2, 2, 2.0);
+    coo_add(&coo, 3, 4, -1.0);
+    csr_from_coo(&coo, &B, 0);
+    rc = csr_add(1.0, &A, 2.0, &B, &C);
+    printf("add rc %d check %d\n", rc, csr_check(&C));
+    put_csr("add", &C);
+    rc = csr_add(-0.5, &B, 0.0, &A, &C);
+    printf("add rc %d check %d\n", rc, csr_check(&C));
+    put_csr("add2", &C);
+    rc = csr_add(1.0, &A, 1.0, &A, &C);
+    put_csr("add.self", &C);
+    csr_transpose(&A, &B);
+    printf("add shape %d", csr_add(1.0, &A, 1.0, &B, &C));
+    B.ncols = 4;
+    B.nrows = 4;
+    printf(" %d\n", csr_add(1.0, &A, 1.0, &B, &C));
+    coo_init(&coo, 0, 0);
+    csr_from_coo(&coo, &A, 0);
+    csr_from_coo(&coo, &B, 0);
+    printf("add empty %d\n", csr_add(1.0, &A, 1.0, &B, &C));
+    /* two patterns whose union does not fit */
+    coo_init(&coo, SP_MAX_N, SP_MAX_N);
+    for (i = 0; i < 4200; i++)
+        coo_add(&coo, i % SP_MAX_N, (i / SP_MAX_N) * 2, 1.0);
+    csr_from_coo(&coo, &A, 0);
+    coo_init(&coo, SP_MAX_N, SP_MAX_N);
+    for (i = 0; i < 4200; i++)
+        coo_add(&coo, i % SP_MAX_N, (i / SP_MAX_N) * 2 + 1, 1.0);
+    csr_from_coo(&coo, &B, 0);
+    printf("add full %d %d %d\n", A.nnz, B.nnz, csr_add(1.0, &A, 1.0, &B, &C));
+    csr_transpose(&B, &A);
+    coo_init(&coo, SP_MAX_N, SP_MAX_N);
+    for (i = 0; i < 3992; i++)
+        coo_add(&coo, i % SP_MAX_N, (i / SP_MAX_N) * 2 + 1, 1.0);
+    csr_from_coo(&coo, &B, 0);
+    coo_init(&coo, SP_MAX_N, SP_MAX_N);
+    for (i = 0; i < 4200; i++)
+        coo_add(&coo, i % SP_MAX_N, (i / SP_MAX_N) * 2, 1.0);
+    csr_from_coo(&coo, &A, 0);
+    rc = csr_add(1.0, &A, 1.0, &B, &C);
+    printf("add exact %d %d %d check %d\n", A.nnz, B.nnz, rc, csr_check(&C));
+    coo_add(&coo, SP_MAX_N - 1, SP_MAX_N - 1, 1.0);
+    csr_from_coo(&coo, &A, 0);
+    printf("add over %d\n", csr_add(1.0, &A, 1.0, &B, &C));
+
+    coo_init(&coo, 4, 5);
+    coo_add(&coo, 0, 1, 1.5);
+    coo_add(&coo, 0, 4, 2.0);
+    coo_add(&coo, 1, 3, 6.0);
+    coo_add(&coo, 2, 2, -4.0);
+    coo_add(&coo, 3, 0, 0.125);
+    csr_from_coo(&coo, &A, 0);
+    csr_scale(&A, dl, 0);
+    put_vec("scale.rows", A.val, A.nnz);
+    csr_scale(&A, 0, dr);
+    put_vec("scale.cols", A.val, A.nnz);
+    csr_scale(&A, dl, dr);
+    put_vec("scale.both", A.val, A.nnz);
+    csr_scale(&A, 0, 0);
+    put_vec("scale.none", A.val, A.nnz);
+}
+
 static void fixed_spmv(void)
 {
     static const double xs[] = { 1.0, -2.0, 0.5, 3.0, -0.25, 10.0 };
@@ -565,9 +643,28 @@ static void solve(const char *label, int method, const double *b, const double *
         rc = gs_solve(&A, b, xv, &o, &st);
     sprintf(name, "%s.%s.it%d.tol%g", label, method == 0 ? "cg" : method == 1 ? "bicgstab" : "gs", max_iter, tol);
     printf("%s rc %d\n", name, rc);
-    if (st.nhist < 0 || st.nhist > SP_MAX_ITER + 1)
+    if (st.nhist < 0 || st.nhist > SP_MAX_ITER + 2)
         st.nhist = 0;
     put_stats(name, &st, xv, n);
+}
+
+/* the front end with one method and preconditioner */
+static void front(const char *label, int method, int kind, double omega, const double *start, int max_iter, double tol)
+{
+    char name[128];
+    sp_opts o;
+    int rc;
+
+    o.max_iter = max_iter;
+    o.tol = tol;
+    vec_copy(start, xv, A.nrows);
+    memset(&st, 0xee, sizeof st);
+    rc = sp_solve(&A, method, kind, omega, bv, xv, &o, &st);
+    sprintf(name, "%s.front.m%d.pc%d.it%d.tol%g", label, method, kind, max_iter, tol);
+    printf("%s rc %d\n", name, rc);
+    if (st.nhist < 0 || st.nhist > SP_MAX_ITER + 2)
+        st.nhist = 0;
+    put_stats(name, &st, xv, A.nrows);
 }
 
 /* every preconditioner with the given methods on the current matrix */
@@ -610,6 +707,22 @@ static void fixed_solvers(void)
     solve_all("poisson10.zero_b.start", 7, x0, 400, 1e-12);
     gen_rhs(&A, 3, xt, bv);
     solve_all("poisson10.point", 7, x0, 400, 1e-9);
+
+    gen_rhs(&A, 1, xt, bv);
+    vec_fill(0.0, x0, A.nrows);
+    for (i = -1; i <= 2; i++) {
+        front("poisson10", i, 0, 1.0, x0, 400, 1e-300);
+        front("poisson10", i, 2, 1.0, x0, 400, 1e-300);
+        front("poisson10", i, 3, 1.3, x0, 60, 1e-15);
+        front("poisson10", i, 1, 1.0, x0, 30, 1e-6);
+    }
+    front("poisson10", 0, 4, 1.0, x0, 30, 1e-6);
+    front("poisson10", 1, 3, 2.0, x0, 30, 1e-6);
+    front("poisson10", 0, 2, 1.0, x0, 401, 1e-6);
+    front("poisson10", 1, 2, 1.0, x0, 12, 1e-300);
+    front("poisson10", 0, 0, 1.0, x0, 327, 1e-300);
+    front("poisson10", 0, 0, 1.0, x0, 328, 1e-300);
+    front("poisson10", 0, 0, 1.0, x0, 0, 1e-300);
 
     gen_poisson2d(&coo, 20, 20);
     csr_from_coo(&coo, &A, 0);
@@ -738,6 +851,7 @@ static void run_fixed(void)
 {
     fixed_coo();
     fixed_check();
+    fixed_add();
     fixed_spmv();
     fixed_gen();
     fixed_precond();
@@ -898,6 +1012,7 @@ static void seeded_solve(int pattern)
         max_iter = rng_below(2) ? -1 : SP_MAX_ITER + 1;
     for (method = 0; method < 3; method++)
         solve("seed.solve", method, bv, x0, max_iter, tol);
+    front("seed", rng_range(-1, 2), rng_range(-1, 4), omega, x0, max_iter, tol);
 }
 
 static void run_seeded(uint64_t seed)
