@@ -147,7 +147,8 @@ static void pattern_vec(int pattern, double *v, int n)
             v[i] = i == at ? rng_unit() * 10.0 : 0.0;
             break;
         case 5:
-            v[i] = rng_unit() * (rng_below(2) ? 1e150 : 1e-150);
+            v[i] = rng_unit();
+            v[i] *= rng_below(2) ? 1e150 : 1e-150;
             break;
         case 6:
             v[i] = (double)(rng_below(9) - 4);
@@ -472,9 +473,11 @@ static void fixed_gen(void)
     printf("lcg");
     for (i = 0; i < 6; i++)
         printf(" %lu", (unsigned long)gen_next(&s));
-    printf(" %.17g %.17g\n", gen_uniform(&s), gen_uniform(&s));
+    printf(" %.17g", gen_uniform(&s));
+    printf(" %.17g\n", gen_uniform(&s));
     s = 0xffffffffu;
-    printf("lcg wrap %lu %.17g\n", (unsigned long)gen_next(&s), gen_uniform(&s));
+    printf("lcg wrap %lu", (unsigned long)gen_next(&s));
+    printf(" %.17g\n", gen_uniform(&s));
     for (i = 0; i < (int)(sizeof grids / sizeof grids[0]); i++) {
         char label[48];
         rc = gen_poisson2d(&coo, grids[i][0], grids[i][1]);
@@ -921,7 +924,11 @@ static void seeded_triplets(int pattern)
     put_vec("seed.spmv_t", yv, nc);
     pattern_vec(pattern, xv, nc);
     pattern_vec(0, yv, nr);
-    spmv_axpby(&A, rng_unit(), xv, rng_below(3) == 0 ? 0.0 : rng_unit(), yv);
+    {
+        double alpha = rng_unit();
+        double beta = rng_below(3) == 0 ? 0.0 : rng_unit();
+        spmv_axpby(&A, alpha, xv, beta, yv);
+    }
     put_vec("seed.axpby", yv, nr);
     pattern_vec(pattern, yv, nr);
     printf("seed.residual %.17g dot %.17g inf %.17g\n", residual(&A, xv, yv, bv), vec_dot(xv, xv, nc),
@@ -941,8 +948,11 @@ static int seeded_system(int pattern)
     } else if (kind == 1) {
         int n = pattern == 6 ? rng_range(1, 4) : rng_range(1, SP_MAX_N);
         int per = rng_range(0, 8);
-        double shift = rng_below(4) == 0 ? 0.0 : (rng_unit() + 1.0) * (rng_below(2) ? 1.0 : 1e-3);
-        uint32_t s = (uint32_t)rng_next();
+        double shift = rng_below(4) == 0 ? 0.0 : rng_unit() + 1.0;
+        uint32_t s;
+        if (rng_below(2))
+            shift *= 1e-3;
+        s = (uint32_t)rng_next();
         if ((long)n * (2 * per + 2) > SP_MAX_NNZ)
             per = SP_MAX_NNZ / (2 * n) - 1;
         rc = gen_random_spd(&coo, n, per, shift, s);
@@ -955,11 +965,16 @@ static int seeded_system(int pattern)
     } else {
         int n = rng_range(1, pattern == 6 ? 4 : 60), i, k, m = rng_range(0, 4 * n);
         coo_init(&coo, n, n);
-        for (i = 0; i < n; i++)
-            if (rng_below(12) != 0)
-                coo_add(&coo, i, i, rng_unit() * 2.0 + (rng_below(2) ? 4.0 : 0.0));
-        for (k = 0; k < m; k++)
-            coo_add(&coo, rng_below(n), rng_below(n), rng_unit());
+        for (i = 0; i < n; i++) {
+            if (rng_below(12) != 0) {
+                double v = rng_unit() * 2.0;
+                coo_add(&coo, i, i, v + (rng_below(2) ? 4.0 : 0.0));
+            }
+        }
+        for (k = 0; k < m; k++) {
+            int r = rng_below(n), c = rng_below(n);
+            coo_add(&coo, r, c, rng_unit());
+        }
         printf("seed.system random %d %d\n", n, m);
         rc = 0;
     }
@@ -1012,7 +1027,8 @@ static void seeded_solve(int pattern)
         max_iter = rng_below(2) ? -1 : SP_MAX_ITER + 1;
     for (method = 0; method < 3; method++)
         solve("seed.solve", method, bv, x0, max_iter, tol);
-    front("seed", rng_range(-1, 2), rng_range(-1, 4), omega, x0, max_iter, tol);
+    method = rng_range(-1, 2);
+    front("seed", method, rng_range(-1, 4), omega, x0, max_iter, tol);
 }
 
 static void run_seeded(uint64_t seed)

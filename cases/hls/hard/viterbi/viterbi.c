@@ -34,7 +34,6 @@ typedef struct {
     uint64_t last;                       /* decisions of the latest step */
     uint32_t offset;                     /* metric removed by normalisation */
     int norm_count;
-    int steps;
 } vit_dec;
 
 static vit_dec dec;
@@ -57,10 +56,12 @@ int vit_branch_metric(int metric, uint8_t sym, int bit)
 /* the cost of each output pair (c0 << 1) | c1 against the received pair */
 void vit_branch_table(int metric, const uint8_t *sym, uint16_t bm[4])
 {
-    int o;
+    int c0, c1;
 
-    for (o = 0; o < 4; o++)
-        bm[o] = (uint16_t)(vit_branch_metric(metric, sym[0], o >> 1) + vit_branch_metric(metric, sym[1], o & 1));
+    for (c0 = 0; c0 < 2; c0++) {
+        for (c1 = 0; c1 < 2; c1++)
+            bm[2 * c0 + c1] = (uint16_t)(vit_branch_metric(metric, sym[0], c0) + vit_branch_metric(metric, sym[1], c1));
+    }
 }
 
 /* 0 when the configuration can decode an n-bit frame, a negative code otherwise */
@@ -88,12 +89,13 @@ int vit_check(const vit_cfg *cfg, int n)
 /*
  * Starts a frame: the start state costs 0 and every other state
  * VIT_START_COST; start_state -1 makes every state an equal start.
+ * Returns 0, or -1 (nothing changed) for a start state outside -1..2^(K-1)-1.
  */
 int vit_begin(const vit_cfg *cfg, int start_state)
 {
     int s;
 
-    if (start_state >= cfg->code->nstates)
+    if (start_state < -1 || start_state >= cfg->code->nstates)
         return -1;
     dec.cfg = *cfg;
     for (s = 0; s < cfg->code->nstates; s++)
@@ -102,7 +104,6 @@ int vit_begin(const vit_cfg *cfg, int start_state)
     dec.last = 0;
     dec.offset = 0;
     dec.norm_count = 0;
-    dec.steps = 0;
     return 0;
 }
 
@@ -131,8 +132,8 @@ void vit_step(const uint8_t *sym)
     vit_branch_table(dec.cfg.metric, sym, bm);
     for (s = 0; s < n; s++) {
         int bit = s >= half;
-        int p0 = (s << 1) & (n - 1);
-        int p1 = p0 | 1;
+        int p0 = (s & (half - 1)) << 1;
+        int p1 = p0 + 1;
         uint32_t m0 = (uint32_t)dec.pm[p0] + bm[c->out[p0][bit]];
         uint32_t m1 = (uint32_t)dec.pm[p1] + bm[c->out[p1][bit]];
         if (m1 < m0) {
@@ -146,7 +147,6 @@ void vit_step(const uint8_t *sym)
         dec.pm[s] = dec.nm[s];
     dec.last = d;
     tb_store(&dec.tb, d);
-    dec.steps++;
     vit_normalise();
 }
 
@@ -266,6 +266,6 @@ int vit_decode_punctured(const vit_cfg *cfg, int rate, int phase, const uint8_t 
     used = pc_depuncture(rate, phase, rx, nrx, full, len);
     if (used < 0)
         return -8;
-    err = vit_decode(cfg, full, n, bits, res);
-    return err != 0 ? err : used;
+    vit_decode(cfg, full, n, bits, res);         /* the configuration is checked above */
+    return used;
 }

@@ -549,8 +549,8 @@ static void fixed_traceback(void)
     show_walk("tb.empty", &m, 7, 5, 0, 1);
     show_walk("tb.none", &m, 7, 5, -1, 0);
     for (i = 0; i < 40; i++) {
-        uint64_t w = ((uint64_t)lcg_next() << 32) ^ lcg_next();
-        tb_store(&m, w);
+        uint64_t w = (uint64_t)lcg_next() << 32;
+        tb_store(&m, w ^ lcg_next());
     }
     printf("tb count %d decisions", m.count);
     for (i = 0; i < 40; i += 13)
@@ -564,8 +564,10 @@ static void fixed_traceback(void)
     show_walk("tb.e", &m, 6, 31, 0, 1);
     show_walk("tb.f", &m, 4, 7, 12, 0);
     show_walk("tb.g", &m, 7, 40, 10, -1);
-    for (i = 0; i < 100; i++)
-        tb_store(&m, ((uint64_t)lcg_next() << 32) ^ lcg_next());
+    for (i = 0; i < 100; i++) {
+        uint64_t w = (uint64_t)lcg_next() << 32;
+        tb_store(&m, w ^ lcg_next());
+    }
     show_walk("tb.h", &m, 7, 33, 139, 128);
     show_walk("tb.i", &m, 7, 33, 139, 129);
     show_walk("tb.j", &m, 7, 1, 11, 0);
@@ -585,11 +587,12 @@ static void fixed_metrics(void)
     uint8_t pair[2];
     int metric, i, j;
 
-    for (metric = 0; metric <= 2; metric++) {
+    for (metric = -1; metric <= 2; metric++) {
         printf("bm metric %d:", metric);
         for (i = 0; i < (int)sizeof syms; i++)
             printf(" %d,%d", vit_branch_metric(metric, syms[i], 0), vit_branch_metric(metric, syms[i], 1));
-        printf(" %d\n", vit_branch_metric(metric, 3, 2));
+        printf(" %d %d %d %d\n", vit_branch_metric(metric, 3, 2), vit_branch_metric(metric, 3, -1),
+               vit_branch_metric(metric, 0, -1), vit_branch_metric(metric, 0, 2));
     }
     for (metric = 0; metric <= 1; metric++) {
         for (i = 0; i < (int)sizeof syms; i++) {
@@ -732,6 +735,8 @@ static void fixed_traces(void)
     trace_steps("trace.start-1", &c, -1, soft, 6);
     trace_steps("trace.start3", &c, 3, soft, 6);
     trace_steps("trace.start4", &c, 4, soft, 6);
+    trace_steps("trace.start100", &c, 100, soft, 1);
+    trace_steps("trace.start-2", &c, -2, soft, 1);
     c.code = &k7;
     trace_steps("trace.k7.start63", &c, 63, soft, 18);
     trace_steps("trace.k7.start64", &c, 64, soft, 2);
@@ -953,9 +958,12 @@ static void seeded_code(cc_code *c)
     } else if (pick == 1) {
         cc_k3(c);
     } else {
-        int k = rng_range(CC_MIN_K, CC_MAX_K);
-        while (cc_init(c, k, (unsigned)rng_below(1 << k), (unsigned)rng_below(1 << k)) != 0)
-            ;
+        int k = rng_range(CC_MIN_K, CC_MAX_K), rc;
+        do {
+            unsigned g0 = (unsigned)rng_below(1 << k);
+            unsigned g1 = (unsigned)rng_below(1 << k);
+            rc = cc_init(c, k, g0, g1);
+        } while (rc != 0);
     }
 }
 
@@ -1002,13 +1010,16 @@ static void seeded_units(int pattern)
         unsigned g0 = (unsigned)rng_below(300), g1 = (unsigned)rng_below(300);
         int rc = cc_init(&c, k, g0, g1);
         printf("init k %d g %o %o rc %d", k, g0, g1, rc);
-        if (rc == 0)
-            printf(" dfree %d len %d cat %d", cc_free_distance(&c, rng_range(0, 65), &len), len, cc_catastrophic(&c));
+        if (rc == 0) {
+            int d = cc_free_distance(&c, rng_range(0, 65), &len);
+            printf(" dfree %d len %d cat %d", d, len, cc_catastrophic(&c));
+        }
         printf("\n");
     }
     printf("gcd");
     for (i = 0; i < 16; i++) {
-        unsigned a = (unsigned)rng_next(), b = (unsigned)(rng_next() >> (32 + rng_below(32)));
+        unsigned a = (unsigned)rng_next(), b = (unsigned)rng_next();
+        b >>= rng_below(32);
         printf(" %u,%u", cc_poly_gcd(a, b), b ? cc_poly_mod(a, b) : 0u);
     }
     printf("\n");
@@ -1082,7 +1093,7 @@ static void seeded_trace(int pattern)
         else
             pairs[i] = (uint8_t)rng_below(v.metric == VIT_SOFT ? 8 : 2);
     }
-    start = rng_range(-1, c.nstates);
+    start = rng_below(8) == 0 ? rng_range(-3, 200) : rng_range(-1, c.nstates);
     trace_steps("seed.trace", &v, start, pairs, nsteps);
 }
 
@@ -1159,10 +1170,13 @@ static void seeded_frame(int pattern, int index)
     memset(&lc, 0, sizeof lc);
     lc.channel = rng_below(4);
     lc.seed = rng_below(8) == 0 ? ZERO_HASH_SEED : (uint32_t)rng_next();
-    lc.p16[0] = (uint32_t)rng_range(0, 65536) >> rng_below(6);
+    lc.p16[0] = (uint32_t)rng_range(0, 65536);
+    lc.p16[0] >>= rng_below(6);
     lc.p16[1] = (uint32_t)rng_range(0, 65536);
-    lc.p16[2] = (uint32_t)rng_range(0, 65536) >> rng_below(12);
-    lc.p16[3] = (uint32_t)rng_range(0, 65536) >> rng_below(3);
+    lc.p16[2] = (uint32_t)rng_range(0, 65536);
+    lc.p16[2] >>= rng_below(12);
+    lc.p16[3] = (uint32_t)rng_range(0, 65536);
+    lc.p16[3] >>= rng_below(3);
     lc.amp = rng_range(0, 1000);
     lc.sigma = rng_range(0, 1000);
     lc.step = rng_range(-1, 600);
