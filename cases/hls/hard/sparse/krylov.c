@@ -20,7 +20,7 @@
 static double kr_r[SP_MAX_N], kr_z[SP_MAX_N], kr_p[SP_MAX_N], kr_q[SP_MAX_N];
 static double kr_rhat[SP_MAX_N], kr_s[SP_MAX_N], kr_t[SP_MAX_N], kr_shat[SP_MAX_N];
 
-/* checks the common inputs and starts the report; 0 when the solve can run */
+/* checks the common inputs and starts the report; 0 when the solve can run, else SP_BAD_INPUT */
 static int kr_start(const csr_t *a, const precond_t *m, const double *b, const sp_opts *o, sp_stats *st)
 {
     st->iters = 0;
@@ -29,9 +29,9 @@ static int kr_start(const csr_t *a, const precond_t *m, const double *b, const s
     st->bnorm = 0.0;
     st->rnorm = 0.0;
     if (a->nrows != a->ncols || csr_check(a) != 0 || m->n != a->nrows)
-        return -1;
+        return SP_BAD_INPUT;
     if (o->max_iter < 0 || o->max_iter > SP_MAX_ITER || !(o->tol >= 0.0))
-        return -1;
+        return SP_BAD_INPUT;
     st->bnorm = vec_norm2(b, a->nrows);
     return 0;
 }
@@ -54,10 +54,10 @@ static int kr_finish(const csr_t *a, const double *b, const double *x, sp_stats 
 int cg_solve(const csr_t *a, const precond_t *m, const double *b, double *x, const sp_opts *o, sp_stats *st)
 {
     double target, rnorm, rz, rz_new, pq, alpha, beta;
-    int n = a->nrows, it;
+    int n = a->nrows, it, status = kr_start(a, m, b, o, st);
 
-    if (kr_start(a, m, b, o, st) != 0)
-        return SP_BAD_INPUT;
+    if (status != 0)
+        return status;
     target = o->tol * st->bnorm;
     rnorm = residual(a, x, b, kr_r);
     pc_apply(m, kr_r, kr_z);
@@ -88,15 +88,13 @@ int cg_solve(const csr_t *a, const precond_t *m, const double *b, double *x, con
 int bicgstab_solve(const csr_t *a, const precond_t *m, const double *b, double *x, const sp_opts *o, sp_stats *st)
 {
     double target, rnorm, snorm, rho, rho_old, alpha, omega, beta, rv, tt;
-    int n = a->nrows, it, i;
+    int n = a->nrows, it, i, status = kr_start(a, m, b, o, st);
 
-    if (kr_start(a, m, b, o, st) != 0)
-        return SP_BAD_INPUT;
+    if (status != 0)
+        return status;
     target = o->tol * st->bnorm;
     rnorm = residual(a, x, b, kr_r);
     vec_copy(kr_r, kr_rhat, n);
-    vec_fill(0.0, kr_p, n);
-    vec_fill(0.0, kr_q, n);
     for (it = 0;; it++) {
         if (kr_record(st, rnorm, target))
             return kr_finish(a, b, x, st, SP_CONVERGED);
@@ -122,11 +120,10 @@ int bicgstab_solve(const csr_t *a, const precond_t *m, const double *b, double *
             kr_s[i] = kr_r[i] - alpha * kr_q[i];
         snorm = vec_norm2(kr_s, n);
         st->iters = it + 1;
-        if (snorm <= target) {
+        if (snorm <= target) {                   /* converged half way: x += alpha p^ */
             vec_axpy(alpha, kr_z, x, n);
-            vec_copy(kr_s, kr_r, n);
-            rnorm = snorm;
-            continue;
+            kr_record(st, snorm, target);
+            return kr_finish(a, b, x, st, SP_CONVERGED);
         }
         pc_apply(m, kr_s, kr_shat);
         spmv(a, kr_shat, kr_t);

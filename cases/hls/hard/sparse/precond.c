@@ -178,6 +178,8 @@ int gs_solve(const csr_t *a, const double *b, double *x, const sp_opts *o, sp_st
 
     st->iters = 0;
     st->nhist = 0;
+    st->bnorm = 0.0;
+    st->rnorm = 0.0;
     if (a->nrows != a->ncols || csr_check(a) != 0 || o->max_iter < 0 || o->max_iter > SP_MAX_ITER ||
         !(o->tol >= 0.0) || pc_find_diag(a, diag) >= 0) {
         st->status = SP_BAD_INPUT;

@@ -83,7 +83,7 @@ static void put_stats(const char *label, const sp_stats *s, const double *x, int
     printf("%s status %d iters %d bnorm %.17g rnorm %.17g nhist %d\n", label, s->status, s->iters, s->bnorm,
            s->rnorm, s->nhist);
     sprintf(name, "%s.hist", label);
-    put_vec(name, s->hist, s->nhist);
+    put_vec(name, s->hist, s->nhist < 0 || s->nhist > SP_MAX_ITER + 2 ? 0 : s->nhist);
     sprintf(name, "%s.x", label);
     put_vec(name, x, n);
 }
@@ -646,8 +646,6 @@ static void solve(const char *label, int method, const double *b, const double *
         rc = gs_solve(&A, b, xv, &o, &st);
     sprintf(name, "%s.%s.it%d.tol%g", label, method == 0 ? "cg" : method == 1 ? "bicgstab" : "gs", max_iter, tol);
     printf("%s rc %d\n", name, rc);
-    if (st.nhist < 0 || st.nhist > SP_MAX_ITER + 2)
-        st.nhist = 0;
     put_stats(name, &st, xv, n);
 }
 
@@ -665,8 +663,6 @@ static void front(const char *label, int method, int kind, double omega, const d
     rc = sp_solve(&A, method, kind, omega, bv, xv, &o, &st);
     sprintf(name, "%s.front.m%d.pc%d.it%d.tol%g", label, method, kind, max_iter, tol);
     printf("%s rc %d\n", name, rc);
-    if (st.nhist < 0 || st.nhist > SP_MAX_ITER + 2)
-        st.nhist = 0;
     put_stats(name, &st, xv, A.nrows);
 }
 
@@ -761,6 +757,12 @@ static void fixed_solvers(void)
         A.val[i] = (double)(i + 2);
     solve_all("diagonal", 7, x0, 10, 0.0);
 
+    front("diagonal", 0, 0, 1.0, x0, 10, 0.0);
+    front("diagonal", 1, 1, 1.0, x0, 10, 0.0);
+    front("diagonal", 0, 2, 1.0, x0, 0, 0.0);
+    vec_fill(0.0, bv, 6);
+    front("diagonal.zero_b", 0, 3, 1.0, x0, 10, 0.5);
+    front("diagonal.zero_b", 1, 0, 1.0, x0, 10, 0.5);
     /* indefinite: CG breaks down */
     coo_init(&coo, 3, 3);
     coo_add(&coo, 0, 0, 1.0);
@@ -818,6 +820,23 @@ static void fixed_solvers(void)
     pc_setup(&pc, &A, SP_PC_NONE, 1.0);
     solve("tt0", 1, bv, x0, 20, 1e-12);
     solve("tt0", 0, bv, x0, 20, 1e-12);
+    /* rho = 0: the residual turns orthogonal to the shadow residual */
+    coo_init(&coo, 2, 2);
+    coo_add(&coo, 0, 0, -2.0);
+    coo_add(&coo, 1, 0, 3.0);
+    coo_add(&coo, 1, 1, -1.0);
+    csr_from_coo(&coo, &A, 0);
+    bv[0] = 1.0;
+    bv[1] = -1.0;
+    pc_setup(&pc, &A, SP_PC_NONE, 1.0);
+    solve("rho0", 1, bv, x0, 20, 1e-12);
+    coo_init(&coo, 2, 2);
+    coo_add(&coo, 0, 1, -2.0);
+    coo_add(&coo, 1, 0, -1.0);
+    coo_add(&coo, 1, 1, 3.0);
+    csr_from_coo(&coo, &A, 0);
+    pc_setup(&pc, &A, SP_PC_NONE, 1.0);
+    solve("rho0.late", 1, bv, x0, 20, 1e-12);
     /* invalid controls and mismatched preconditioner */
     gen_poisson2d(&coo, 3, 3);
     csr_from_coo(&coo, &A, 0);
@@ -832,17 +851,29 @@ static void fixed_solvers(void)
     pc.n = 8;
     solve("mismatch", 0, bv, x0, 10, 1e-8);
     solve("mismatch", 1, bv, x0, 10, 1e-8);
+    pc.n = 10;
+    solve("mismatch.big", 0, bv, x0, 10, 1e-8);
+    solve("mismatch.big", 1, bv, x0, 10, 1e-8);
     pc.n = 9;
     A.rowptr[9] = 5;
     solve("broken", 0, bv, x0, 10, 1e-8);
     solve("broken", 1, bv, x0, 10, 1e-8);
     solve("broken", 2, bv, x0, 10, 1e-8);
-    coo_init(&coo, 3, 4);
-    coo_add(&coo, 0, 0, 1.0);
-    csr_from_coo(&coo, &A, 0);
-    solve("rect", 0, bv, x0, 10, 1e-8);
-    solve("rect", 1, bv, x0, 10, 1e-8);
-    solve("rect", 2, bv, x0, 10, 1e-8);
+    for (i = 0; i < 2; i++) {
+        coo_init(&coo, 3 + i, 4 - i);
+        coo_add(&coo, 0, 0, 1.0);
+        coo_add(&coo, 1, 1, 1.0);
+        coo_add(&coo, 2, 2, 1.0);
+        csr_from_coo(&coo, &A, 0);
+        pc.kind = SP_PC_NONE;
+        pc.n = A.nrows;
+        solve("rect", 0, bv, x0, 10, 1e-8);
+        solve("rect", 1, bv, x0, 10, 1e-8);
+        solve("rect", 2, bv, x0, 10, 1e-8);
+        pc.n = A.ncols;
+        solve("rect.cols", 0, bv, x0, 10, 1e-8);
+        solve("rect.cols", 1, bv, x0, 10, 1e-8);
+    }
     coo_init(&coo, 3, 3);
     coo_add(&coo, 0, 0, 1.0);
     coo_add(&coo, 2, 2, 1.0);
