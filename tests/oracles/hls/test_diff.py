@@ -222,7 +222,8 @@ def test_golden_outputs_are_cached_outside_the_candidate_workspace(tmp_path: Pat
     assert sorted(p.name for p in ws.iterdir()) == ["clip.c", "clip.h", "driver.c", "prog"]
     assert strong(tmp_path, case, sandbox=second).passed
     assert {d for d, _ in second.steps} == {d for d, _ in second.steps if d.name.startswith("ws-")}
-    assert len(second.steps) == 6  # build, three seeds, sanitizer build and run: no golden step again
+    # the preprocessor screen, build, three seeds, sanitizer build and run: no golden step again
+    assert len(second.steps) == 7
 
 
 def test_changed_golden_sources_give_new_golden_outputs(tmp_path: Path) -> None:
