@@ -29,13 +29,10 @@ from .settings import Settings, SettingsError, flag_of, parse_shard
 from .verdict import CaseError, HarnessError, Outcome
 from .workers import (
     ARTIFACTS,
-    FOLLOWS_WORKERS,
     Receiver,
     configure_node,
     pack,
     remote_worker,
-    with_worker_defaults,
-    worker_count,
     worker_run_dir,
 )
 
@@ -64,7 +61,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             kwargs["metavar"] = meta["metavar"]
         if meta.get("choices"):
             kwargs["choices"] = meta["choices"]
-        group.addoption(flag_of(f), **kwargs)
+        group.addoption(flag_of(f), *([meta["alias"]] if meta.get("alias") else []), **kwargs)
         ini_type: Literal["linelist", "string"] = "linelist" if meta.get("multi") else "string"
         parser.addini(f"hwrepair_{f.name}", meta["help"], type=ini_type, default=[] if meta.get("multi") else None)
 
@@ -75,9 +72,8 @@ def pytest_configure(config: pytest.Config) -> None:
     cli = {f.name: config.getoption(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     ini = {f.name: config.getini(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     workerinput = getattr(config, "workerinput", None)
-    workers = worker_count(workerinput, config.option)
     try:
-        settings = Settings.from_sources(with_worker_defaults(cli, ini, workers), ini)
+        settings = Settings.from_sources(cli, ini)
         run_dir = Path(workerinput["hwrepair_run"]) if workerinput and "hwrepair_run" in workerinput else None
         run_dir = (worker_run_dir(workerinput) if workerinput else None) or run_dir
         run = Run.create(settings, run_dir, strict=_pytest_strict(config), is_worker=workerinput is not None)
@@ -86,7 +82,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
     if not settings.no_prefetch:
-        config.pluginmanager.register(Ahead(run), "hwrepair-ahead")
+        config.pluginmanager.register(Ahead(run, workerinput), "hwrepair-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
@@ -134,10 +130,7 @@ class XdistHooks:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     run = config.stash[RUN_KEY]
-    followed = [name for name in FOLLOWS_WORKERS if config.getoption(f"hwrepair_{name}") in (None, [])
-                and config.getini(f"hwrepair_{name}") in (None, "", [])]
-    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path),
-                        followed)
+    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path))
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
