@@ -14,7 +14,7 @@ import pytest
 from .cases.load import load_case
 from .controller import Scoreboard
 from .fixers import Fixer, FixerError
-from .fixers.llm.prefetch import Ahead
+from .fixers.llm.prefetch import Ahead, shared_cache
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
@@ -81,8 +81,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
-    if not settings.no_prefetch:
-        config.pluginmanager.register(Ahead(run, workerinput), "hwrepair-ahead")
+    if not settings.no_prefetch and shared_cache(config):
+        config.pluginmanager.register(Ahead(run, config), "hwrepair-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:

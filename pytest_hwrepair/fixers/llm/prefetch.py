@@ -15,7 +15,7 @@ Only for a fixer that can (`prefetch`: the model fixers, not in batch mode), thr
 `hwrepair_fixer` fixture (a conftest that overrides it decides its own fixer), for a sample that will call
 its fixer (not resumed, not skipped before its fixer is called); later attempts of an iterative trajectory
 are asked when their feedback is ready. `--hwrepair-no-prefetch` turns it off; the run's end, or a cost limit
-reached, stops new requests.
+reached, stops new requests. Not with xdist's remote workers: each machine has its own cache.
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ PLUGIN_MODULE = "pytest_hwrepair.plugin"
 class Ahead:
     """Asks, on threads of this process, this process's share of the samples' first requests."""
 
-    def __init__(self, run: Run, workerinput: Mapping[str, Any] | None) -> None:
+    def __init__(self, run: Run, config: pytest.Config) -> None:
         self.run = run
-        self.index, self.count = _share(workerinput)
+        self.index, self.count = _share(getattr(config, "workerinput", None))
         self.stopped = threading.Event()
         self._lock = threading.Lock()
         self._queue: Iterator[Callable[[], None]] = iter(())
@@ -84,6 +84,13 @@ class Ahead:
         return lambda: start(task)
 
 
+def shared_cache(config: pytest.Config) -> bool:
+    """Whether every worker shares this machine's response cache: not with xdist's remote (`--tx ssh=`) workers,
+    whose items would find the answers asked for them on another machine's disk."""
+    specs = [spec.split("*", 1)[-1] for spec in config.getoption("tx", None) or ()]
+    return all(spec.startswith("popen") for spec in specs)
+
+
 def _share(workerinput: Mapping[str, Any] | None) -> tuple[int, int]:
     """(k, n) of xdist worker `gwk` of n; (0, 1) without workers."""
     if not workerinput:
@@ -104,4 +111,4 @@ def _own_fixer(item: pytest.Item) -> bool:
     return getattr(func, "__module__", None) == PLUGIN_MODULE
 
 
-__all__ = ["Ahead"]
+__all__ = ["Ahead", "shared_cache"]

@@ -213,3 +213,14 @@ def test_an_item_waits_for_its_request_made_ahead_by_another_worker(tmp_path: Pa
         asking.join()
         assert got.files == {"a.c": "int x;\n"} and len(fake.requests) == 1
         assert not got.cached and got.cost_usd > 0 and got.latency >= 1.0  # the live answer it was
+
+
+@pytest.mark.parametrize(("tx", "shared"), [([], True), (["3*popen"], True), (["popen//chdir=/w"], True),
+                                            (["2*popen", "ssh=user@host//python=python3"], False)])
+def test_nothing_is_asked_ahead_when_a_worker_has_another_machines_cache(tx: list[str], shared: bool) -> None:
+    from types import SimpleNamespace
+
+    from pytest_hwrepair.fixers.llm.prefetch import shared_cache
+
+    config = SimpleNamespace(getoption=lambda name, default=None: tx)
+    assert shared_cache(config) is shared  # type: ignore[arg-type]
