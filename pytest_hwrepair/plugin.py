@@ -6,11 +6,13 @@ import dataclasses
 import hashlib
 import json
 import os
+import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 
+from .cases.case import find_case_files
 from .cases.load import load_case
 from .controller import Scoreboard
 from .fixers import Fixer, FixerError
@@ -20,6 +22,7 @@ from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
 from .report.terminal import render
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
+from .results.gates import scope_problem
 from .results.journal import CASE_ITEM, SessionJournal
 from .run.runner import SampleResult, execute
 from .run.sample import Sample
@@ -93,7 +96,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _preflight(config: pytest.Config, run: Run) -> None:
-    """An agent that cannot start stops the run here, in one line, before any item (and any fixer call)."""
+    """An agent that cannot start, or a gate whose domain or suite names no case here, stops the run in one line,
+    before any item (and any fixer call)."""
     if config.getoption("collectonly", False) or config.getoption("help", False):
         return
     from .fixers.agent.command import preflight
@@ -103,8 +107,21 @@ def _preflight(config: pytest.Config, run: Run) -> None:
         problem = preflight(run.fixers, [Path(os.path.realpath(p)) for p in evaluated])
     except FixerError as exc:
         problem = str(exc)
+    scoped = [g for g in run.gates if any(not s.startswith("fixer=") for s in (g.scope or "").split(",") if s)]
+    if scoped and not problem:
+        present = {_domain_suite(path) for path in find_case_files(evaluated)}
+        problem = next(filter(None, (scope_problem(gate, present) for gate in scoped)), None)
     if problem:
         raise pytest.UsageError(problem)
+
+
+def _domain_suite(path: Path) -> tuple[str, str]:
+    """A case file's declared domain and suite ("" where unreadable: the item reports that)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "", ""
+    return str(data.get("domain", "")), str(data.get("suite", ""))
 
 
 def _pytest_strict(config: pytest.Config) -> bool:

@@ -57,6 +57,18 @@ def gate_problem(gate: Gate, fixers: dict[str, tuple[str, bool]], samples: int |
     return None
 
 
+def scope_problem(gate: Gate, present: set[tuple[str, str]]) -> str | None:
+    """Why the gate's DOMAIN or DOMAIN/SUITE selectors name nothing among the (domain, suite) pairs run, or None."""
+    for selector in (gate.scope or "").split(","):
+        if not selector or selector.startswith("fixer="):
+            continue
+        domain, _, suite = selector.partition("/")
+        if not any(d == domain and (not suite or s == suite) for d, s in present):
+            shown = ", ".join(sorted({d for d, _ in present} | {f"{d}/{s}" for d, s in present})) or "no cases"
+            return f"--hwrepair-gate: {gate.text!r}: {selector!r} names nothing in this run (it holds: {shown})"
+    return None
+
+
 def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[str]:
     """One line per gate that does not hold (n/a values fail: the gate cannot be verified)."""
     stats = bug_stats(records)

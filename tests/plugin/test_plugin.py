@@ -128,6 +128,18 @@ def test_gates_decide_the_exit_status(demo_pytester: pytest.Pytester, xdist: lis
     assert rejected_without_gate.ret == 1
 
 
+@pytest.mark.parametrize(("gate", "said"), [
+    ("hsl:pass@1>=0.5", "*'hsl:pass@1>=0.5': 'hsl' names nothing in this run (it holds: hls, hls/demo)*"),
+    ("hls/dmeo,fixer=reference:pass@1<=0", "*'hls/dmeo' names nothing in this run*"),
+    ("fixer=claude:pass@1>=0.5", "*no fixer 'claude' in this run (labels: reference)*")])
+def test_a_gate_whose_scope_names_nothing_in_the_run_exits_4_before_any_item(demo_pytester: pytest.Pytester,
+                                                                            gate: str, said: str) -> None:
+    result = run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-gate", gate, "--hwrepair-run", "gated")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines([said])
+    assert not (demo_pytester.path / "gated" / "samples.jsonl").exists()
+
+
 def test_gate_syntax_error_is_a_usage_error(demo_pytester: pytest.Pytester) -> None:
     result = run(demo_pytester, "cases", "--hwrepair-gate", "pass@one>=1")
     assert result.ret == 4
