@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import tomllib
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,7 +23,7 @@ from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
 from .report.terminal import render
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
-from .results.gates import scope_problem
+from .results.gates import annotate_junit, scope_problem
 from .results.journal import CASE_ITEM, SessionJournal
 from .run.runner import SampleResult, execute
 from .run.sample import Sample
@@ -254,6 +255,26 @@ class Controller:
         if board.gates and not board.gate_failures:
             terminalreporter.write_line("all gates hold: " + ", ".join(g.text for g in board.gates), green=True)
         terminalreporter.write_line(f"results: {self.run.run_dir.path}")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's junitxml has written its file
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    controller = session.config.pluginmanager.get_plugin("hwrepair-controller")
+    xml = session.config.getoption("xmlpath", None)
+    board = getattr(controller, "board", None)
+    if not xml or controller is None or board is None or board.summary is None or not (board.gates or board.baseline):
+        return
+    verdicts: list[tuple[str, str | None]] = [
+        (g.text, next((f for f in board.gate_failures if f.startswith(f"gate {g.text!r}")), None)) for g in board.gates]
+    if board.baseline:
+        lost = [f for f in board.gate_failures if not f.startswith("gate ")]
+        verdicts.append((f"baseline {board.baseline}", "; ".join(lost) or None))
+    rejected = {nodeid for nodeid, records in board.records.items()
+                if records and records[-1].get("outcome") == Outcome.FAILED.value}
+    try:
+        annotate_junit(Path(xml), verdicts, rejected, controller.run.settings.junit_rejected)
+    except (OSError, ET.ParseError) as exc:
+        session.config.get_terminal_writer().line(f"hwrepair: could not add the gates to {xml}: {exc}", red=True)
 
 
 @pytest.hookimpl(wrapper=True)

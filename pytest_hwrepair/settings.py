@@ -127,6 +127,9 @@ class Settings:
     no_object_reuse: bool = opt(False, "hls: compile every C file of each build afresh (by default a plain gcc "
                                 "build links objects of the case's unchanged files, compiled once per machine)",
                                 header=False)
+    junit_rejected: str = opt("failure", "with --junitxml and a gate or baseline: how a rejected repair appears in "
+                              "the XML (skipped: the gates' own test cases decide, as they decide the exit status)",
+                              choices=("failure", "skipped"), header=False)
     cost_limit: float | None = opt(None, "stop making model requests once the run has spent this many USD; the "
                                    "remaining items are skipped", metavar="USD")
     prices: str | None = opt(None, "JSON or TOML file of USD per million tokens by model, over the built-in table",
