@@ -9,6 +9,7 @@ from .base import Entry, Importer, ImporterError, ImportReport, Reason, Status
 from .chrysalis import ChrysalisImporter
 from .cirfix import CirFixImporter
 from .cudabeaver import CudaBeaverImporter
+from .rtlrepairbench import RtlRepairBenchImporter
 
 ImporterFactory = Callable[[], Importer]
 
@@ -16,6 +17,7 @@ BUILTIN: dict[str, ImporterFactory] = {
     "chrysalis": ChrysalisImporter,
     "cirfix": CirFixImporter,
     "cudabeaver": CudaBeaverImporter,
+    "rtlrepairbench": RtlRepairBenchImporter,
 }
 
 
