@@ -15,7 +15,6 @@ rejected as running on a commercial simulator only.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -25,7 +24,7 @@ from ..oracles.rtl.preflight import module_names
 from ..strength.selfcheck import BugCheck
 from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, read_text, write_report
 from .cirfix_projects import PAPER_32, SETS, Project, UpBug, UpTestbench, find_projects
-from .rtl_check import Staged, admit, write_kept
+from .rtl_check import Staged, add_common_arguments, admit, write_kept
 from .rtl_probe import Probe, lint_problem, preprocess, probe
 
 _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -41,8 +40,7 @@ class CirFixImporter:
     help = "CirFix's defect scenarios and the FPGA-debugging bugs (a checkout of ekiwi/rtl-repair)"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("checkout", type=Path, metavar="DIR", help="a checkout of rtl-repair (or its benchmarks/)")
-        parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
+        add_common_arguments(parser, "rtl-repair (or its benchmarks/)")
         parser.add_argument("--set", dest="sets", action="append", choices=sorted(SETS),
                             help="import only this set (repeatable; default: cirfix and fpga)")
         parser.add_argument("--project", dest="projects", action="append", metavar="NAME",
@@ -52,9 +50,6 @@ class CirFixImporter:
         parser.add_argument("--testbench", metavar="NAME", help="judge by the testbench of this name where it exists")
         parser.add_argument("--preprocess", action="store_true",
                             help="expand macros and inline includes of the design files (Icarus preprocessor)")
-        parser.add_argument("--no-check", action="store_true", help="write every case unchecked")
-        parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="bugs checked at once")
-        parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
 
     def run(self, ns: argparse.Namespace) -> ImportReport:
         if not ns.checkout.is_dir():

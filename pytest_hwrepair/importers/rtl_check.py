@@ -7,6 +7,8 @@ case's strong oracle only where it decides the golden design against itself (PRO
 
 from __future__ import annotations
 
+import argparse
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +47,15 @@ class Staged:
 
     def without_tier_f(self) -> Staged:
         return replace(self, fields={**self.fields, "strong_oracle": None})
+
+
+def add_common_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """The arguments every rtl importer takes: the checkout, where the cases go, and how they are checked."""
+    parser.add_argument("checkout", type=Path, metavar="DIR", help=f"a checkout of {what}")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
+    parser.add_argument("--no-check", action="store_true", help="write every case unchecked")
+    parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="bugs checked at once")
+    parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
 
 
 def admit(staged: list[Staged], *, check: bool, jobs: int, cache_dir: Path,

@@ -22,14 +22,13 @@ both readings, as the benchmark's gate never saw them as faults.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 from ..repo.patch import PatchError
 from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, write_report
-from .rtl_check import Staged, admit, write_kept
+from .rtl_check import Staged, add_common_arguments, admit, write_kept
 from .rtl_probe import Probe, lint_warnings, probe
 from .rtlrepairbench_records import (
     SETS,
@@ -58,8 +57,7 @@ class RtlRepairBenchImporter:
     help = "RTLRepairBench's lint, semantic and real-bug repair sets (a checkout of its repository)"
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("checkout", type=Path, metavar="DIR", help="a checkout of RTLRepairBench (or its data/)")
-        parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the cases are written")
+        add_common_arguments(parser, "RTLRepairBench (or its data/)")
         parser.add_argument("--set", dest="sets", action="append", choices=SETS,
                             help="import only this set (repeatable; default: all three)")
         parser.add_argument("--contract", choices=(*CONTRACTS, "both"), default="seeded",
@@ -67,9 +65,6 @@ class RtlRepairBenchImporter:
         parser.add_argument("--verilogeval", type=Path, metavar="DIR",
                             help="a VerilogEval checkout for real-bug tasks eval_tasks.jsonl does not carry")
         parser.add_argument("--limit", type=int, metavar="N", help="only the first N records of each set")
-        parser.add_argument("--no-check", action="store_true", help="write every case unchecked")
-        parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="bugs checked at once")
-        parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
 
     def run(self, ns: argparse.Namespace) -> ImportReport:
         data = ns.checkout / "data" if (ns.checkout / "data").is_dir() else ns.checkout
