@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ...cases.case import OracleSpec, SpecModel
 
 MAX_CYCLES = 1_000_000_000
+_WARNING_CLASS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
 class Reset(SpecModel):
@@ -29,3 +31,15 @@ class RtlSpec(OracleSpec):
     seeds: int = Field(10, gt=0, le=10_000)
     corners: int = Field(2, ge=0, le=1000)  # directed corner runs besides the seeded random ones
     init: str = "reset"
+    # Verilator warning classes made fatal beyond its defaults (style classes such as BLKSEQ), and classes
+    # waived: a benchmark's published lint contract, or the warnings an upstream golden design itself raises.
+    lint_warn: list[str] = []
+    lint_waive: list[str] = []
+
+    @field_validator("lint_warn", "lint_waive")
+    @classmethod
+    def _warning_classes(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not _WARNING_CLASS.match(name):
+                raise ValueError(f"{name!r} is not a Verilator warning class (e.g. WIDTH, BLKSEQ)")
+        return names
