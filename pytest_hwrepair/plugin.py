@@ -148,7 +148,9 @@ class XdistHooks:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     run = config.stash[RUN_KEY]
-    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path))
+    notices = [f"hwrepair: {line}" for f in run.fixers.values() for line in getattr(f, "notices", ())]
+    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path)) \
+        + notices
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -71,6 +71,7 @@ class ModelFixer:
     """Asks a chat model for the complete target file; one instance per `--fixer` value and process."""
 
     deterministic = False
+    notices: tuple[str, ...] = ()  # one line each in the run's header, shown once per run
 
     def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
                  prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
@@ -232,14 +233,14 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
     if settings.cost_limit is not None and prices.lookup(model) is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
-    if prices.lookup(model) is None:
-        warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
-                      "(give one with --hwrepair-prices FILE)", stacklevel=2)
     fixer = ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
                        templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
                        label=ctx.label or kind)
     # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
     fixer.config["endpoint"] = base_url.rstrip("/")
+    if prices.lookup(model) is None:
+        fixer.notices = (f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
+                         "(give one with --hwrepair-prices FILE)",)
     return fixer
 
 

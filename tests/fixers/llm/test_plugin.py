@@ -228,3 +228,11 @@ def test_two_endpoints_are_two_fixers_never_one(pytester: pytest.Pytester, proje
                                  "run directories are kept apart*"])
     rows = [line.split()[0] for line in report.stdout.lines if "openai:gpt-4.1" in line and " hls " in line]
     assert set(rows) == {"a:openai:gpt-4.1", "b:openai:gpt-4.1"}  # in every table: two fixers, never one
+
+
+def test_a_model_without_a_price_is_one_notice_per_run(pytester: pytest.Pytester, project: FakeLLM) -> None:
+    result = run(pytester, project, "2", "--hwrepair-samples", "1", fixer="openai:my-local-model")
+    result.assert_outcomes(passed=2)
+    said = [line for line in result.outlines + result.errlines if "no price known" in line]
+    assert said == ["hwrepair: openai:my-local-model: no price known for this model; its cost is reported as $0 "
+                    "(give one with --hwrepair-prices FILE)"]

@@ -222,9 +222,10 @@ def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.Monke
                                                        tmp_path: Path) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url + "/v1")
-    with pytest.warns(UserWarning, match="no price known for this model; its cost is reported as \\$0"):
-        ctx = fixer_context(Settings(), tmp_path / "run", tmp_path / "cache")
-        fixer = make_model_fixer("openai", "qwen2.5-coder", ctx)
+    ctx = fixer_context(Settings(), tmp_path / "run", tmp_path / "cache")
+    fixer = make_model_fixer("openai", "qwen2.5-coder", ctx)
+    assert fixer.notices == ("openai:qwen2.5-coder: no price known for this model; its cost is reported as $0 "
+                             "(give one with --hwrepair-prices FILE)",)
     assert fixer.repair(task()).cost_usd == 0.0
     assert "authorization" not in fake.model_requests()[0]["headers"]
 
