@@ -170,3 +170,24 @@ def test_the_debug_flag_shows_the_traceback(demo_pytester: pytest.Pytester, agen
     result, _ = run(demo_pytester, f"--fixer=cmd:{PYTHON} {agent}", "--hwrepair-agent-mount", str(agent_dir),
                     "--hwrepair-agent-env", "AGENT_EXIT", "--hwrepair-debug")
     assert "HarnessError" in result.stdout.str()
+
+
+def test_the_full_example_of_the_docs_runs_as_written(demo_pytester: pytest.Pytester, agent_dir: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/fixers.md's full example: an agent run by its virtualenv's python, with the network and a key."""
+    import shlex
+
+    text = DOCS.read_text(encoding="utf-8")
+    block = text[text.index("A full example:"):].split("```")[1]
+    words = shlex.split(block.replace("\\\n", " "))
+    assert words[:2] == ["pytest", "cases"]
+    home = agent_dir / "opt" / "agent"
+    write_agent(home, "run.py")
+    (home / ".venv" / "bin").mkdir(parents=True)
+    (home / ".venv" / "bin" / "python").symlink_to("/usr/bin/python3")
+    searchable(demo_pytester.path)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-example")
+    result, records = run(demo_pytester, *(w.replace("/opt/agent", str(home)) for w in words[2:]))
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stderr.str()  # the dump bug stays unrepaired
+    outcomes = {(r["case"], r["bug"]): r["outcome"] for r in records}
+    assert outcomes[("hls/demo/sum", "MLU-01")] == "passed", records
