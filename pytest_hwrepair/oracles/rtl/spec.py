@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from ...cases.case import OracleSpec, SpecModel
+from ...cases.case import OracleSpec, SpecModel, path_problem
 
 MAX_CYCLES = 1_000_000_000
 
@@ -28,4 +28,17 @@ class RtlSpec(OracleSpec):
     cycles: int = Field(200, gt=0, le=MAX_CYCLES)
     seeds: int = Field(10, gt=0, le=10_000)
     corners: int = Field(2, ge=0, le=1000)  # directed corner runs besides the seeded random ones
+    stimuli: list[str] = Field([], max_length=1000)  # harness-owned directed runs (oracles/rtl/directed.py)
     init: str = "reset"
+
+    @field_validator("stimuli")
+    @classmethod
+    def _stimuli_stay_inside(cls, stimuli: list[str]) -> list[str]:
+        for name in stimuli:
+            problem = path_problem(name)
+            if problem:
+                raise ValueError(f"stimuli: {name!r} {problem}")
+        return stimuli
+
+    def case_files(self, where: str) -> list[tuple[str, str]]:
+        return [(name, f"{where}.stimuli") for name in dict.fromkeys(self.stimuli)]
