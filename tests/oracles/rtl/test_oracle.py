@@ -291,11 +291,24 @@ endmodule
 """
 
 
-def test_bounded_pass_is_never_reported_as_proved(tmp_path: Path) -> None:
-    # Renaming the state register defeats induction over matched names; the candidate is still correct.
+# The count kept complemented and counted down: no state matches by name or by structure, the outputs still do.
+WIDE_COMPLEMENTED = WIDE.replace("count <= 8'd0;", "count <= 8'hff;").replace(
+    "count <= count + 8'd1;", "count <= count - 8'd1;").replace("assign msb = count[7];", "assign msb = ~count[7];")
+
+
+def test_renamed_state_is_proved_by_structural_matching(tmp_path: Path) -> None:
     case = make_case(tmp_path / "case", WIDE, {"top": "wide", "clock": "clk", "reset": {"signal": "rst_n",
                      "active": 0, "cycles": 1}, "cycles": 300, "seeds": 1, "timeout": 60}, strong_timeout=120)
     verdict = check("rtl-equiv", case, WIDE.replace("count", "steps"), tmp_path, equiv_depth=12)
+    assert equiv_status(verdict) == "PROVED"
+    assert "structural matching" in verdict.summary
+
+
+def test_bounded_pass_is_never_reported_as_proved(tmp_path: Path) -> None:
+    # Re-encoding the state defeats induction over matched state; the candidate is still correct.
+    case = make_case(tmp_path / "case", WIDE, {"top": "wide", "clock": "clk", "reset": {"signal": "rst_n",
+                     "active": 0, "cycles": 1}, "cycles": 300, "seeds": 1, "timeout": 60}, strong_timeout=120)
+    verdict = check("rtl-equiv", case, WIDE_COMPLEMENTED, tmp_path, equiv_depth=12)
     assert verdict.outcome is Outcome.PASSED
     assert equiv_status(verdict) == "BOUNDED_PASS"
     assert not verdict.summary.startswith("PROVED")
