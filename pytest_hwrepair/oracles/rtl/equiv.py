@@ -51,6 +51,7 @@ class EquivJob:
     depth: int
     timeout: float
     limits: Limits
+    structural_only: bool = False
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -162,6 +163,11 @@ step bmc_short || exit 0
 grep -q "SAT proof finished - model found" .steps/bmc_short.log && exit 0
 step bmc
 """
+# scope = "structural": the induction after structural matching is the whole check.
+STRUCTURAL_FLOW = """step prepare || exit 0
+if step stateless; then step comb; exit 0; fi
+step struct
+"""
 
 
 def check_equivalence(job: EquivJob, sandbox: Sandbox) -> EquivResult:
@@ -170,7 +176,8 @@ def check_equivalence(job: EquivJob, sandbox: Sandbox) -> EquivResult:
     for name, script in SCRIPTS.items():
         (job.bench.root / f"{name}.ys").write_text(script(job) + "\n", encoding="utf-8")
         steps[name] = f"yosys {'-q ' if name in ('stateless', 'struct', 'induct') else ''}-s {name}.ys"
-    ex, ran = run_steps(job.bench, sandbox, steps, FLOW, timeout=job.timeout, limits=job.limits)
+    flow = STRUCTURAL_FLOW if job.structural_only else FLOW
+    ex, ran = run_steps(job.bench, sandbox, steps, flow, timeout=job.timeout, limits=job.limits)
     if ex.timed_out:
         last = list(ran)[-1] if ran else "prepare"
         return EquivResult(EquivStatus.TIMEOUT, last, f"yosys {last} ran past the {job.timeout:.0f}s budget",
@@ -193,6 +200,10 @@ def interpret(job: EquivJob, ran: dict[str, Step]) -> EquivResult:
         return EquivResult(EquivStatus.PROVED, "equiv_induct",
                            "induction over matched state after structural matching (equiv_make/equiv_struct/"
                            "equiv_induct), from equal power-up state")
+    if job.structural_only and struct is not None:
+        return EquivResult(EquivStatus.UNSUPPORTED, "equiv_induct",
+                           "not proved by induction after structural matching, and the case's Tier F stops there "
+                           '(scope = "structural": no signal-by-signal induction or bounded check)', struct.tail())
     induct = ran.get("induct")
     if induct is not None and induct.ok:
         return EquivResult(EquivStatus.PROVED, "equiv_induct",

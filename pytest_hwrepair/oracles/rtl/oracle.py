@@ -54,7 +54,7 @@ from .sim import (
     testbench,
     verilog_literal,
 )
-from .spec import RtlSpec
+from .spec import RtlEquivTable, RtlSpec
 
 DEFAULT_EQUIV_DEPTH = 32
 LINT_STEPS = ("verilator", "iverilog", "yosys")
@@ -285,8 +285,10 @@ class RtlEquivOracle(RtlOracle):
         strong = case.model.strong_oracle
         # As the strong oracle, the proof gets the strong oracle's budget; lint keeps the step timeout.
         self.equiv_timeout = self.timeout
+        self.structural_only = False
         if strong is not None and strong.kind == "rtl-equiv" and case.oracle.kind != "rtl-equiv":
             self.equiv_timeout = strong.timeout
+            self.structural_only = isinstance(strong, RtlEquivTable) and strong.scope == "structural"
         self.depth = ctx.options.equiv_depth or DEFAULT_EQUIV_DEPTH
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
@@ -294,7 +296,7 @@ class RtlEquivOracle(RtlOracle):
             reason = unsupported_constructs(name, text)
             if reason is not None:
                 return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, "preflight", reason))
-        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits)
+        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits, self.structural_only)
         result = check_equivalence(job, sandbox)
         if result.status is EquivStatus.COUNTEREXAMPLE:
             return self.replay(bench, ports, result, sandbox)
@@ -349,4 +351,5 @@ def _first_problem(log: str) -> str:
 
 RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
 RTL_SIM = OracleKind("rtl-sim", ("rtl",), RtlSimOracle, RtlSpec)
-RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, decide=strong_result)
+RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, strong_spec=RtlEquivTable,
+                       decide=strong_result)

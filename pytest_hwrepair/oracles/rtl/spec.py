@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from ...cases.case import OracleSpec, SpecModel, path_problem
+from ...cases.case import OracleSpec, SpecModel, StrongSpec, path_problem
 
 MAX_CYCLES = 1_000_000_000
 
@@ -42,3 +42,14 @@ class RtlSpec(OracleSpec):
 
     def case_files(self, where: str) -> list[tuple[str, str]]:
         return [(name, f"{where}.stimuli") for name in dict.fromkeys(self.stimuli)]
+
+
+class RtlEquivTable(StrongSpec):
+    """The `[strong_oracle]` table of kind rtl-equiv.
+
+    `scope = "structural"` keeps Tier F to the induction after structural matching, for designs whose
+    signal-by-signal induction and bounded check do not fit any reasonable budget: a candidate it
+    cannot prove is undecided at once instead of running the slower checks to the timeout.
+    """
+
+    scope: Literal["full", "structural"] = "full"

@@ -76,7 +76,7 @@ def _toml_value(value: Any) -> str:
 
 
 def make_case(root: Path, source: str, oracle: dict[str, Any], *, kind: str = "rtl-sim",
-              strong_timeout: float | None = None, name: str = "dut.v") -> Case:
+              strong_timeout: float | None = None, name: str = "dut.v", strong_scope: str | None = None) -> Case:
     """A one-file rtl case in `root` whose golden design is `source`."""
     root.mkdir(parents=True, exist_ok=True)
     (root / name).write_text(source, encoding="utf-8")
@@ -86,6 +86,7 @@ def make_case(root: Path, source: str, oracle: dict[str, Any], *, kind: str = "r
     lines += [f"{key} = {_toml_value(value)}" for key, value in oracle.items()]
     if strong_timeout is not None:
         lines += ["", "[strong_oracle]", 'kind = "rtl-equiv"', f"timeout = {strong_timeout}"]
+        lines += [f'scope = "{strong_scope}"'] if strong_scope else []
     lines += ["", "[[bug]]", 'id = "KEYWORD-01"', 'class = "syntactic"', 'find = "endmodule"',
               'replace = "endmodul"']
     (root / "case.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -322,6 +323,23 @@ def test_bounded_pass_misses_a_deep_bug_that_simulation_finds(tmp_path: Path) ->
     deep = WIDE.replace("assign msb = count[7];", "assign msb = count[7] | (count == 8'd100);")
     assert equiv_status(check("rtl-equiv", case, deep, tmp_path, equiv_depth=12)) == "BOUNDED_PASS"
     assert check("rtl-sim", case, deep, tmp_path).category is Category.TEST_FAIL
+
+
+def test_structural_scope_proves_the_golden_design(tmp_path: Path) -> None:
+    case = make_case(tmp_path / "case", COUNTER, COUNTER_ORACLE, strong_timeout=120, strong_scope="structural")
+    verdict = check("rtl-equiv", case, COUNTER, tmp_path)
+    assert equiv_status(verdict) == "PROVED"
+    assert "structural matching" in verdict.summary
+
+
+def test_structural_scope_leaves_what_it_cannot_prove_undecided(tmp_path: Path) -> None:
+    # The full flow finds this bug by a bounded check (test_sequential_counterexample_is_replayed); this scope
+    # does not run one.
+    case = make_case(tmp_path / "case", COUNTER, COUNTER_ORACLE, strong_timeout=120, strong_scope="structural")
+    verdict = check("rtl-equiv", case, COUNTER.replace("(q == 4'd15)", "(q == 4'd14)"), tmp_path)
+    assert equiv_status(verdict) == "UNSUPPORTED"
+    assert 'scope = "structural"' in verdict.summary
+    assert strong_result(verdict) is None
 
 
 def test_explicit_sensitivity_list_is_unsupported(tmp_path: Path) -> None:
