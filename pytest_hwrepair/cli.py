@@ -67,7 +67,8 @@ def _parser(*, sources: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--isolation", default="auto", choices=("auto", "bwrap", "none"))
     p.add_argument("--simulator", default="iverilog", choices=("iverilog", "verilator"))
     p.add_argument("--cache-dir", default=".hwrepair/cache")
-    p.add_argument("--strict", action="store_true", help="unknown keys in case files are errors")
+    p.add_argument("--strict", action="store_true", help="kept for older scripts: validate always treats an unknown "
+                   "key in a case file as an error")
     p.add_argument("--json", action="store_true", help="print one JSON object per bug")
     p.add_argument("--progress", action="store_true",
                    help="as each bug's check ends, write one line to stderr: [done/total] status, bug, reason")
@@ -160,7 +161,7 @@ def _validate(ns: argparse.Namespace) -> int:
         return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
     checks = validate(_existing(ns.paths), sandbox=sandbox, cache_dir=Path(ns.cache_dir), jobs=ns.jobs,
-                      options=OracleOptions.from_settings(settings), strict=ns.strict,
+                      options=OracleOptions.from_settings(settings), strict=True,
                       on_check=_progress_line if ns.progress else None)
     if ns.json:
         for check in checks:

@@ -6,20 +6,24 @@ import dataclasses
 import hashlib
 import json
 import os
+import tomllib
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 
+from .cases.case import find_case_files
 from .cases.load import load_case
 from .controller import Scoreboard
 from .fixers import Fixer, FixerError
-from .fixers.llm.prefetch import Ahead
+from .fixers.llm.prefetch import Ahead, shared_cache
 from .items import RUN_KEY, SAMPLE_KEY, CaseFile
 from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
 from .report.terminal import render
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
+from .results.gates import annotate_junit, scope_problem
 from .results.journal import CASE_ITEM, SessionJournal
 from .run.runner import SampleResult, execute
 from .run.sample import Sample
@@ -29,13 +33,10 @@ from .settings import Settings, SettingsError, flag_of, parse_shard
 from .verdict import CaseError, HarnessError, Outcome
 from .workers import (
     ARTIFACTS,
-    FOLLOWS_WORKERS,
     Receiver,
     configure_node,
     pack,
     remote_worker,
-    with_worker_defaults,
-    worker_count,
     worker_run_dir,
 )
 
@@ -64,7 +65,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             kwargs["metavar"] = meta["metavar"]
         if meta.get("choices"):
             kwargs["choices"] = meta["choices"]
-        group.addoption(flag_of(f), **kwargs)
+        group.addoption(flag_of(f), *([meta["alias"]] if meta.get("alias") else []), **kwargs)
         ini_type: Literal["linelist", "string"] = "linelist" if meta.get("multi") else "string"
         parser.addini(f"hwrepair_{f.name}", meta["help"], type=ini_type, default=[] if meta.get("multi") else None)
 
@@ -75,9 +76,8 @@ def pytest_configure(config: pytest.Config) -> None:
     cli = {f.name: config.getoption(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     ini = {f.name: config.getini(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     workerinput = getattr(config, "workerinput", None)
-    workers = worker_count(workerinput, config.option)
     try:
-        settings = Settings.from_sources(with_worker_defaults(cli, ini, workers), ini)
+        settings = Settings.from_sources(cli, ini)
         run_dir = Path(workerinput["hwrepair_run"]) if workerinput and "hwrepair_run" in workerinput else None
         run_dir = (worker_run_dir(workerinput) if workerinput else None) or run_dir
         run = Run.create(settings, run_dir, strict=_pytest_strict(config), is_worker=workerinput is not None)
@@ -85,8 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[RUN_KEY] = run
     config.pluginmanager.register(LastFailed(config), "hwrepair-lastfailed")
-    if not settings.no_prefetch:
-        config.pluginmanager.register(Ahead(run), "hwrepair-ahead")
+    if not settings.no_prefetch and shared_cache(config):
+        config.pluginmanager.register(Ahead(run, config), "hwrepair-ahead")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(XdistHooks(run), "hwrepair-xdist")
     if workerinput is None:
@@ -97,7 +97,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _preflight(config: pytest.Config, run: Run) -> None:
-    """An agent that cannot start stops the run here, in one line, before any item (and any fixer call)."""
+    """An agent that cannot start, or a gate whose domain or suite names no case here, stops the run in one line,
+    before any item (and any fixer call)."""
     if config.getoption("collectonly", False) or config.getoption("help", False):
         return
     from .fixers.agent.command import preflight
@@ -107,8 +108,21 @@ def _preflight(config: pytest.Config, run: Run) -> None:
         problem = preflight(run.fixers, [Path(os.path.realpath(p)) for p in evaluated])
     except FixerError as exc:
         problem = str(exc)
+    scoped = [g for g in run.gates if any(not s.startswith("fixer=") for s in (g.scope or "").split(",") if s)]
+    if scoped and not problem:
+        present = {_domain_suite(path) for path in find_case_files(evaluated)}
+        problem = next(filter(None, (scope_problem(gate, present) for gate in scoped)), None)
     if problem:
         raise pytest.UsageError(problem)
+
+
+def _domain_suite(path: Path) -> tuple[str, str]:
+    """A case file's declared domain and suite ("" where unreadable: the item reports that)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "", ""
+    return str(data.get("domain", "")), str(data.get("suite", ""))
 
 
 def _pytest_strict(config: pytest.Config) -> bool:
@@ -134,10 +148,9 @@ class XdistHooks:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     run = config.stash[RUN_KEY]
-    followed = [name for name in FOLLOWS_WORKERS if config.getoption(f"hwrepair_{name}") in (None, [])
-                and config.getini(f"hwrepair_{name}") in (None, "", [])]
-    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path),
-                        followed)
+    notices = [f"hwrepair: {line}" for f in run.fixers.values() for line in getattr(f, "notices", ())]
+    return header_lines(run.settings, {label: f.name for label, f in run.fixers.items()}, str(run.run_dir.path)) \
+        + notices
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -245,6 +258,26 @@ class Controller:
         if board.gates and not board.gate_failures:
             terminalreporter.write_line("all gates hold: " + ", ".join(g.text for g in board.gates), green=True)
         terminalreporter.write_line(f"results: {self.run.run_dir.path}")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's junitxml has written its file
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    controller = session.config.pluginmanager.get_plugin("hwrepair-controller")
+    xml = session.config.getoption("xmlpath", None)
+    board = getattr(controller, "board", None)
+    if not xml or controller is None or board is None or board.summary is None or not (board.gates or board.baseline):
+        return
+    verdicts: list[tuple[str, str | None]] = [
+        (g.text, next((f for f in board.gate_failures if f.startswith(f"gate {g.text!r}")), None)) for g in board.gates]
+    if board.baseline:
+        lost = [f for f in board.gate_failures if not f.startswith("gate ")]
+        verdicts.append((f"baseline {board.baseline}", "; ".join(lost) or None))
+    rejected = {nodeid for nodeid, records in board.records.items()
+                if records and records[-1].get("outcome") == Outcome.FAILED.value}
+    try:
+        annotate_junit(Path(xml), verdicts, rejected, controller.run.settings.junit_rejected)
+    except (OSError, ET.ParseError) as exc:
+        session.config.get_terminal_writer().line(f"hwrepair: could not add the gates to {xml}: {exc}", red=True)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -21,21 +21,19 @@ PLAIN_EVERY_S = 300.0
 PLAIN_MIN_S = 10.0
 
 
-def header_lines(settings: Settings, fixers: dict[str, str], run_dir: str,
-                 followed: Sequence[str] = ()) -> list[str]:
-    """The fixers, the options that differ from their defaults, those whose default follows -n, the run directory."""
+def header_lines(settings: Settings, fixers: dict[str, str], run_dir: str) -> list[str]:
+    """The fixers, the options that differ from their defaults, the run directory."""
     shown = ", ".join(label if label == name else f"{label}={name}" for label, name in fixers.items())
     changed = []
     for f in dataclasses.fields(Settings):
-        if f.name in ("fixer", "run", *followed) or not f.metadata.get("header"):
+        if f.name in ("fixer", "run") or not f.metadata.get("header"):
             continue
         default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
         value = getattr(settings, f.name)
         if value != default:
             changed.append(f"{flag_of(f)}={_short(value)}")
     options = " ".join(changed) if changed else "defaults"
-    derived = "".join(f"; {name}={_short(getattr(settings, name))} (follows -n)" for name in followed)
-    return [f"hwrepair: fixers {shown}; options: {options}{derived}; run directory {run_dir}"]
+    return [f"hwrepair: fixers {shown}; options: {options}; run directory {run_dir}"]
 
 
 def _short(value: Any) -> str:

@@ -74,6 +74,9 @@ class Run:
 
         fixers = make_fixers(settings.fixer, FixerContext(settings, run.path, cache, corpus, probe=probe))
         declared = {label: (f.name, f.deterministic) for label, f in fixers.items()}
+        changed = None if is_worker else run.changed_fixer(fixer_configs(fixers))
+        if changed:
+            raise SettingsError(changed)
         for gate in gates:  # checked before the first item runs, not after the whole run
             problem = gate_problem(gate, declared, settings.samples)
             if problem:
@@ -105,6 +108,7 @@ class Run:
         return {
             "settings": dict(self.settings.__dict__),
             "fixers": {label: f.name for label, f in self.fixers.items()},
+            "fixer_configs": fixer_configs(self.fixers),
             "versions": tool_versions(),
             "case_set": self.corpus.digest(),
             "cases": len(self.corpus.counted()),
@@ -113,6 +117,11 @@ class Run:
             "start": self.start,
             "end": now(),
         }
+
+
+def fixer_configs(fixers: Mapping[str, Fixer]) -> dict[str, Any]:
+    """Everything that can change each fixer's answers (its sample keys' part), by label."""
+    return {label: {"name": f.name, **dict(f.config)} for label, f in fixers.items()}
 
 
 _versions_lock = threading.Lock()

@@ -14,10 +14,10 @@ class SettingsError(ValueError):
 
 
 def opt(default: Any, help: str, *, flag: str | None = None, choices: tuple[str, ...] | None = None,
-        multi: bool = False, metavar: str | None = None, header: bool = True) -> Any:
-    """A settings field with what addoption and the ini parser need."""
+        multi: bool = False, metavar: str | None = None, header: bool = True, alias: str | None = None) -> Any:
+    """A settings field with what addoption and the ini parser need (`alias`: a former flag that still works)."""
     meta = {"help": help, "flag": flag, "choices": choices, "multi": multi, "metavar": metavar,
-            "header": header}
+            "header": header, "alias": alias}
     if isinstance(default, (list, dict)):
         return field(default_factory=lambda: type(default)(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -110,22 +110,26 @@ class Settings:
                                   "OPENAI_API_KEY)", metavar="NAME", header=False)
     prompt: str | None = opt(None, "prompt template file (every domain) or directory of hls.md, rtl.md, cuda.md, "
                              "spec.md, feedback.md, repo.md, repo_feedback.md", metavar="PATH")
-    max_concurrency: int = opt(4, "model requests in flight per provider, across all workers (default: "
-                               "the number of xdist workers, 1 without -n)")
+    max_connections: int = opt(16, "model requests in flight per provider across the whole run, whatever -n is: "
+                               "each sample's first request is made ahead, up to this many at once",
+                               alias="--hwrepair-max-concurrency")
     max_retries: int = opt(8, "retries of one model request (rate limits, overload, 5xx, connection errors)",
                            header=False)
     retry_delay: float = opt(1.0, "first retry backoff in seconds; doubles each retry, with jitter", header=False)
     retry_max_wait: float = opt(60.0, "cap on one retry wait in seconds (also caps retry-after)", header=False)
     request_timeout: float = opt(600.0, "seconds one model request may take before it is retried", header=False)
-    no_cache: bool = opt(False, "do not read or write the model response cache")
+    no_cache: bool = opt(False, "do not reuse model answers of earlier runs (this run's answers are still kept, so "
+                         "an interrupted run loses none)")
     debug: bool = opt(False, "show a harness error (sandbox, toolchain, agent, API) with its traceback",
                       header=False)
-    no_prefetch: bool = opt(False, "do not start the next item's model request while this item is judged (it "
-                            "starts once this item's answer is in, under the same concurrency and cost limits)",
+    no_prefetch: bool = opt(False, "do not make samples' first model requests ahead: each item asks when it runs",
                             header=False)
     no_object_reuse: bool = opt(False, "hls: compile every C file of each build afresh (by default a plain gcc "
                                 "build links objects of the case's unchanged files, compiled once per machine)",
                                 header=False)
+    junit_rejected: str = opt("failure", "with --junitxml and a gate or baseline: how a rejected repair appears in "
+                              "the XML (skipped: the gates' own test cases decide, as they decide the exit status)",
+                              choices=("failure", "skipped"), header=False)
     cost_limit: float | None = opt(None, "stop making model requests once the run has spent this many USD; the "
                                    "remaining items are skipped", metavar="USD")
     prices: str | None = opt(None, "JSON or TOML file of USD per million tokens by model, over the built-in table",
@@ -161,7 +165,7 @@ class Settings:
                      "batch_poll"):
             if getattr(self, name) <= 0:
                 raise SettingsError(f"--hwrepair-{kebab(name)}: must be above 0, got {getattr(self, name)}")
-        for name in ("timing_runs", "max_concurrency"):
+        for name in ("timing_runs", "max_connections"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
         for name in ("perf_gate", "docker_cpus", "cost_limit"):

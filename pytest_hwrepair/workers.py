@@ -13,54 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .results.rundir import RunDir, SampleRecord
 from .sandbox.untrusted import read_optional
 from .verdict import Outcome
-
-# Settings whose default follows the number of workers when neither the command line nor the ini sets them.
-FOLLOWS_WORKERS = ("max_concurrency",)
-
-
-def worker_count(workerinput: Mapping[str, Any] | None, option: Any) -> int:
-    """The run's xdist workers: a worker is told; the controller counts `-n` or its `--tx` specs (1 without)."""
-    numprocesses, tx = getattr(option, "numprocesses", None), getattr(option, "tx", None)
-    if workerinput is not None and isinstance(workerinput.get("workercount"), int):
-        return max(1, int(workerinput["workercount"]))
-    if isinstance(numprocesses, int) and numprocesses > 0:
-        return numprocesses
-    return _tx_count(tx)
-
-
-def _tx_count(tx: Sequence[str] | None) -> int:
-    total = 0
-    for spec in tx or ():
-        match = re.match(r"(\d+)\*", spec)
-        total += int(match.group(1)) if match else 1
-    return max(1, total)
-
-
-def with_worker_defaults(cli: dict[str, Any], ini: Mapping[str, Any], workers: int) -> dict[str, Any]:
-    """The command-line values with the worker-following defaults filled in where the user set nothing.
-
-    Each worker sends one model request at a time, so a cap below the worker count only leaves workers idle
-    waiting on a latency-bound API; a user who must respect a rate limit sets the option.
-    """
-    filled = dict(cli)
-    for name in FOLLOWS_WORKERS:
-        if filled.get(name) in (None, []) and ini.get(name) in (None, "", []):
-            filled[name] = str(max(1, workers))
-    return filled
-
-
-
-
-
 
 ARTIFACTS = "hwrepair_artifacts"  # user_properties name: a fresh remote sample's records' artifacts
 REMOTE = "hwrepair_remote"  # workerinput: the run's name; its presence marks a remote worker
@@ -160,5 +120,5 @@ class Receiver:
         return target
 
 
-__all__ = ["ARTIFACTS", "FOLLOWS_WORKERS", "Receiver", "configure_node", "is_remote", "pack", "remote_worker",
-           "with_worker_defaults", "worker_count", "worker_run_dir"]
+__all__ = ["ARTIFACTS", "Receiver", "configure_node", "is_remote", "pack", "remote_worker",
+           "worker_run_dir"]

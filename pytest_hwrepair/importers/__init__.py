@@ -7,13 +7,17 @@ from importlib.metadata import entry_points
 
 from .base import Entry, Importer, ImporterError, ImportReport, Reason, Status
 from .chrysalis import ChrysalisImporter
+from .cirfix import CirFixImporter
 from .cudabeaver import CudaBeaverImporter
+from .rtlrepairbench import RtlRepairBenchImporter
 
 ImporterFactory = Callable[[], Importer]
 
 BUILTIN: dict[str, ImporterFactory] = {
     "chrysalis": ChrysalisImporter,
+    "cirfix": CirFixImporter,
     "cudabeaver": CudaBeaverImporter,
+    "rtlrepairbench": RtlRepairBenchImporter,
 }
 
 

@@ -46,6 +46,11 @@ class Reason(enum.StrEnum):
     INF_NO_HANG = "INF does not hang"
     NOT_REPEATABLE = "not repeatable"
     HARNESS_ERROR = "harness error"
+    SIMULATOR = "commercial simulator only"
+    WRONG_FAILURE = "fails the wrong way"
+    EQUIVALENT = "proved equivalent"
+    PATCH_FAILS = "patch does not apply"
+    NO_TESTBENCH = "no testbench"
 
 
 class Status(enum.StrEnum):

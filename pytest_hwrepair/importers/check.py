@@ -17,6 +17,9 @@ _REASONS = (
     ("INF bug does not fail by timeout", Reason.INF_NO_HANG),
     ("injected program does not compile", Reason.COMPILE_ERROR),
     ("not repeatable", Reason.NOT_REPEATABLE),
+    ("syntactic bug does not fail lint", Reason.WRONG_FAILURE),
+    ("behavioural bug does not lint clean", Reason.WRONG_FAILURE),
+    ("behavioural bug is proved equivalent", Reason.EQUIVALENT),
 )
 
 

@@ -114,13 +114,32 @@ def _decided(samples: tuple[SampleRecord, ...]) -> bool:
 def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     """One set of samples: by sample key, the first run holding a decided verdict wins (else the first)."""
     runs = tuple(runs)
+    apart = () if by_run else _identities_apart(runs)
+    by_run = by_run or bool(apart)
     prefixes = [f"{run.name}:" for run in runs] if by_run else None
     m = merge_scans([run.scan for run in runs], prefixes=prefixes)
     if by_run:
-        notes = (f"--by-run: the samples of each of the {len(runs)} run directories are kept apart",) \
+        why = f"{apart[0]}" if apart else "--by-run"
+        notes = (f"{why}: the samples of each of the {len(runs)} run directories are kept apart",) \
             if len(runs) > 1 else ()
         return Merged(runs, m.tally, 0, m.samples, notes, by_run=True)
     return Merged(runs, m.tally, m.duplicates, m.samples, _merge_notes(runs, m.duplicates, m.samples))
+
+
+def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
+    """One line per fixer name that two runs recorded with different settings (endpoint, sampling, prompt, ...):
+    their samples are two fixers, never merged into one row."""
+    seen: dict[str, tuple[str, Any]] = {}
+    for run in runs:
+        configs = run.info.get("fixer_configs")
+        for config in configs.values() if isinstance(configs, dict) else ():
+            if not isinstance(config, dict) or not isinstance(config.get("name"), str):
+                continue
+            first = seen.setdefault(config["name"], (run.name, config))
+            if first[1] != config:
+                keys = ", ".join(sorted(k for k in {*first[1], *config} if first[1].get(k) != config.get(k)))
+                return (f"{first[0]} and {run.name} ran {config['name']} with different {keys}",)
+    return ()
 
 
 def _merged_records(runs: Sequence[Run], *, by_run: bool) -> list[tuple[SampleRecord, Path]]:

@@ -65,14 +65,25 @@ def shown_fixer(name: str, labels: Mapping[str, str]) -> str:
 def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, breakdown: bool = True) -> list[str]:
     """The totals and their legend, then the breakdown (when asked) and the extra tables that apply."""
     names = labels or {}
-    ks = summary["k"]
+    ks = measured_ks(summary)
     totals, iterative = _totals(summary, names, ks)
     out = totals + legend(totals[0].split(), iterative)
+    if dropped := [k for k in summary["k"] if k not in ks]:
+        shown = ", ".join(f"pass@{k}, correct@{k}" for k in dropped)
+        out.append(f"  left out: {shown}: no fixer has {min(dropped)} samples of a bug (--hwrepair-samples)")
     if breakdown:
         out += ["", "by suite x bug type:", *_breakdown(summary, names, ks), *_rtl_classes(summary, names, ks)]
     out += _rtl_tiers(summary, names) + render_repo(summary, table)
     out += _iterative(summary, names) + _cuda(summary, names) + _costs(summary, names)
     return out
+
+
+def measured_ks(summary: dict[str, Any]) -> list[int]:
+    """The k whose pass@k some row of the totals has (k above every fixer's samples per bug is left out)."""
+    rows = summary["domains"]
+    iterative = [it for its in summary.get("iterative_domains", {}).values() for it in its]
+    return [k for k in summary["k"] if not rows or any(d["pass_at"].get(str(k)) is not None for d in rows)
+            or any(it["pass_within"].get(str(k)) is not None for it in iterative)]
 
 
 def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> tuple[list[str], bool]:

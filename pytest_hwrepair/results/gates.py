@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from .bugstats import BugStats, bug_stats, correct_at_k
 from .metrics import mean_pass_at_k
@@ -55,6 +57,63 @@ def gate_problem(gate: Gate, fixers: dict[str, tuple[str, bool]], samples: int |
             return (f"--hwrepair-gate: {gate.text!r}: {gate.metric}@{gate.k} needs at least {gate.k} samples per bug; "
                     f"{label} has {most} (set --hwrepair-samples)")
     return None
+
+
+def scope_problem(gate: Gate, present: set[tuple[str, str]]) -> str | None:
+    """Why the gate's DOMAIN or DOMAIN/SUITE selectors name nothing among the (domain, suite) pairs run, or None."""
+    for selector in (gate.scope or "").split(","):
+        if not selector or selector.startswith("fixer="):
+            continue
+        domain, _, suite = selector.partition("/")
+        if not any(d == domain and (not suite or s == suite) for d, s in present):
+            shown = ", ".join(sorted({d for d, _ in present} | {f"{d}/{s}" for d, s in present})) or "no cases"
+            return f"--hwrepair-gate: {gate.text!r}: {selector!r} names nothing in this run (it holds: {shown})"
+    return None
+
+
+def annotate_junit(path: Path, verdicts: Sequence[tuple[str, str | None]], rejected: Collection[str],
+                   rejected_as: str) -> None:
+    """Add the gate and baseline verdicts (name, failure line or None) to pytest's JUnit XML file: a property
+    `hwrepair_gate` each and a test case of their own (class `hwrepair.gates`), so CI tools show which gate
+    decided the exit status. With `rejected_as="skipped"`, the test cases of rejected repairs (node ids in
+    `rejected`) are skipped, not failed: the gates' own test cases carry the verdict."""
+    tree = ET.parse(path)
+    root = tree.getroot()
+    suite = root if root.tag == "testsuite" else root.find("testsuite")
+    if suite is None:
+        return
+    props = suite.find("properties")
+    if props is None:
+        props = ET.Element("properties")
+        suite.insert(0, props)
+    counts = {name: int(suite.get(name, "0")) for name in ("tests", "failures", "skipped")}
+    for name, failure in verdicts:
+        ET.SubElement(props, "property", name="hwrepair_gate", value=f"{name}: {failure or 'holds'}")
+        case = ET.SubElement(suite, "testcase", classname="hwrepair.gates", name=name, time="0")
+        counts["tests"] += 1
+        if failure:
+            ET.SubElement(case, "failure", message=failure).text = failure
+            counts["failures"] += 1
+    if rejected_as == "skipped":
+        addresses = {_junit_address(nodeid) for nodeid in rejected}
+        for case in suite.iter("testcase"):
+            element = case.find("failure")
+            if element is not None and (case.get("classname"), case.get("name")) in addresses:
+                case.remove(element)
+                ET.SubElement(case, "skipped", type="hwrepair.rejected", message=element.get("message", ""))
+                counts["failures"] -= 1
+                counts["skipped"] += 1
+    for name, value in counts.items():
+        suite.set(name, str(value))
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _junit_address(nodeid: str) -> tuple[str, str]:
+    """(classname, name) pytest's JUnit XML gives a node id."""
+    path, bracket, params = nodeid.partition("[")
+    names = path.split("::")
+    names[0] = re.sub(r"\.py$", "", names[0].replace("/", "."))
+    return ".".join(names[:-1]), names[-1] + bracket + params
 
 
 def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[str]:

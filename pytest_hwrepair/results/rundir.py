@@ -156,7 +156,25 @@ class RunDir:
                     if not (isinstance(s, dict) and "session" in entry and s.get("session") == entry["session"])]
         data = {**previous, **info, "schema": SCHEMA, "sessions": [*sessions, entry],
                 "start": previous.get("start", info.get("start"))}
+        if isinstance(previous.get("fixer_configs"), dict) and "fixer_configs" in info:  # labels of earlier sessions
+            data["fixer_configs"] = {**previous["fixer_configs"], **info["fixer_configs"]}
         self.write_json("run.json", data)
+
+    def changed_fixer(self, configs: dict[str, Any]) -> str | None:
+        """Why resuming here with these fixer configurations (label -> config) would mix two fixers under one
+        label, or None: a label whose recorded configuration differs from this run's."""
+        recorded = (self.read_json("run.json") or {}).get("fixer_configs")
+        if not isinstance(recorded, dict):
+            return None
+        for label, config in configs.items():
+            before = recorded.get(label)
+            now = json.loads(json.dumps(config, default=str))
+            if before is not None and before != now:
+                keys = sorted(k for k in {*before, *now} if before.get(k) != now.get(k))
+                shown = "; ".join(f"{k}: {before.get(k)!r} then, {now.get(k)!r} now" for k in keys)
+                return (f"--hwrepair-run {self.path}: fixer {label!r} was run there with other settings ({shown}); "
+                        "give another run directory (a report over both keeps them apart)")
+        return None
 
     def write_json(self, name: str, data: Any) -> None:
         tmp = self.path / f".{name}.{os.getpid()}.tmp"

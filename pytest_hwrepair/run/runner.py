@@ -37,8 +37,6 @@ class Harness:
     finished: Mapping[str, list[SampleRecord]] = field(default_factory=dict)
     verdict_cache: bool = True
     precheck: bool = True  # skip, before the fixer is called, what this machine cannot judge (off: validate)
-    # Called once a fixer has answered (or failed): the plugin starts the next item's request then (ahead.py).
-    after_repair: list[Callable[[], None]] = field(default_factory=list)
 
 
 @dataclass
@@ -155,7 +153,7 @@ class _Trajectory:
     def _attempt(self, task: RepairTask, folder: Path) -> Judged:
         start = time.monotonic()
         try:
-            candidate = self._repair(task)
+            candidate = self.fixer.repair(task)
         except FixerUnavailable as exc:
             return Judged(Verdict.skip(str(exc)), Candidate())
         except FixerTimeout as exc:
@@ -189,13 +187,6 @@ class _Trajectory:
         verdict, strong = self._judge({**self.buggy, task.target: text})
         _save_verdict(folder, verdict)
         return Judged(verdict, candidate, text, diff, strong, fix_s)
-
-    def _repair(self, task: RepairTask) -> Candidate:
-        try:
-            return self.fixer.repair(task)
-        finally:
-            for call in self.harness.after_repair:
-                call()
 
     def _candidate_text(self, task: RepairTask, candidate: Candidate) -> str | None:
         if not candidate.parsed:

@@ -27,7 +27,7 @@ def run_mutants(ns: argparse.Namespace, sandbox: Sandbox, options: OracleOptions
     for path in ns.paths:
         if not path.exists():
             raise FileNotFoundError(f"{path}: no such file or directory")
-    cases = [load_case(p, strict=ns.strict) for p in find_case_files(ns.paths)]
+    cases = [load_case(p, strict=True) for p in find_case_files(ns.paths)]
     ctx = OracleContext(Path(ns.cache_dir), Limits(), options)
     start = time.monotonic()
     results = analyse(cases, count=ns.mutants, seed=ns.mutant_seed, ctx=ctx, sandbox=sandbox, jobs=ns.jobs,

@@ -128,6 +128,46 @@ def test_gates_decide_the_exit_status(demo_pytester: pytest.Pytester, xdist: lis
     assert rejected_without_gate.ret == 1
 
 
+@pytest.mark.parametrize(("gate", "said"), [
+    ("hsl:pass@1>=0.5", "*'hsl:pass@1>=0.5': 'hsl' names nothing in this run (it holds: hls, hls/demo)*"),
+    ("hls/dmeo,fixer=reference:pass@1<=0", "*'hls/dmeo' names nothing in this run*"),
+    ("fixer=claude:pass@1>=0.5", "*no fixer 'claude' in this run (labels: reference)*")])
+def test_a_gate_whose_scope_names_nothing_in_the_run_exits_4_before_any_item(demo_pytester: pytest.Pytester,
+                                                                            gate: str, said: str) -> None:
+    result = run(demo_pytester, "cases", "--fixer", "reference", "--hwrepair-gate", gate, "--hwrepair-run", "gated")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines([said])
+    assert not (demo_pytester.path / "gated" / "samples.jsonl").exists()
+
+
+@pytest.mark.parametrize("xdist", XDIST)
+def test_a_junit_file_of_a_gated_run_carries_the_gate_verdicts(demo_pytester: pytest.Pytester,
+                                                               xdist: list[str]) -> None:
+    import xml.etree.ElementTree as ET
+
+    gates = ("--hwrepair-gate", "fixer=noop:pass@1<=0", "--hwrepair-gate", "fixer=noop:pass@1>=0.5")
+    result = run(demo_pytester, "cases", "--fixer", "noop", *gates, "--junitxml", "out.xml", *xdist)
+    assert result.ret == 6
+    suite = ET.parse(demo_pytester.path / "out.xml").getroot().find("testsuite")
+    assert suite is not None
+    props = [p.get("value") for p in suite.iter("property") if p.get("name") == "hwrepair_gate"]
+    assert props == ["fixer=noop:pass@1<=0: holds",
+                     "fixer=noop:pass@1>=0.5: gate 'fixer=noop:pass@1>=0.5' not met for noop: pass@1 = 0.000"]
+    gate_cases = {c.get("name"): c for c in suite.iter("testcase") if c.get("classname") == "hwrepair.gates"}
+    assert gate_cases["fixer=noop:pass@1<=0"].find("failure") is None
+    assert gate_cases["fixer=noop:pass@1>=0.5"].find("failure") is not None
+    samples = [c for c in suite.iter("testcase") if c.get("classname") != "hwrepair.gates"]
+    assert samples and all(c.find("failure") is not None for c in samples)  # rejected repairs: failures
+    assert int(suite.get("failures", "0")) == len(samples) + 1
+    # The gate decides: rejected repairs become skipped test cases, the gate's test case carries the verdict.
+    held = run(demo_pytester, "cases", "--fixer", "noop", gates[0], gates[1], "--junitxml", "held.xml",
+               "--hwrepair-junit-rejected", "skipped", "--hwrepair-run", "held", *xdist)
+    assert held.ret == 0
+    suite = ET.parse(demo_pytester.path / "held.xml").getroot().find("testsuite")
+    assert suite is not None and suite.get("failures") == "0" and int(suite.get("skipped", "0")) == len(samples)
+    assert all(c.find("skipped") is not None for c in suite.iter("testcase") if c.get("classname") != "hwrepair.gates")
+
+
 def test_gate_syntax_error_is_a_usage_error(demo_pytester: pytest.Pytester) -> None:
     result = run(demo_pytester, "cases", "--hwrepair-gate", "pass@one>=1")
     assert result.ret == 4

@@ -60,6 +60,17 @@ def test_validate_of_a_missing_path_is_an_error(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "no such file or directory" in proc.stderr
 
 
+def test_validate_rejects_an_unknown_case_key_without_being_asked(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(ROOT / "tests" / "data" / "heldout" / "hls" / "demo" / "ramp", tmp_path / "ramp")
+    toml = tmp_path / "ramp" / "case.toml"
+    toml.write_text(toml.read_text().replace("schema = 1\n", "schema = 1\ncolour = \"red\"\n", 1))
+    proc = subprocess.run([sys.executable, "-m", "pytest_hwrepair.cli", "validate", "-j", "1", str(tmp_path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1 and "colour: unknown field" in proc.stdout and "Traceback" not in proc.stderr
+
+
 def test_a_closed_pipe_is_not_a_traceback() -> None:
     cmd = f"{sys.executable} -m pytest_hwrepair.cli stats {ROOT / 'cases'} | head -c 10"
     proc = subprocess.run(cmd, shell=True, capture_output=True, text=True, check=False)

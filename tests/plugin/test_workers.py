@@ -18,28 +18,10 @@ from pytest_hwrepair.workers import (
     configure_node,
     is_remote,
     pack,
-    with_worker_defaults,
-    worker_count,
     worker_run_dir,
 )
 
 from ..report_helpers import record
-
-
-def test_concurrency_default_follows_the_worker_count() -> None:
-    assert with_worker_defaults({"max_concurrency": None}, {}, 16)["max_concurrency"] == "16"
-
-
-def test_a_concurrency_the_user_sets_wins_over_the_worker_count() -> None:
-    assert with_worker_defaults({"max_concurrency": "3"}, {}, 16)["max_concurrency"] == "3"
-    assert with_worker_defaults({"max_concurrency": None}, {"max_concurrency": "2"}, 16)["max_concurrency"] is None
-
-
-def test_worker_count_reads_n_tx_specs_and_the_workerinput() -> None:
-    assert worker_count({"workercount": 8}, SimpleNamespace()) == 8
-    assert worker_count(None, SimpleNamespace(numprocesses=4, tx=[])) == 4
-    assert worker_count(None, SimpleNamespace(numprocesses=None, tx=["3*ssh=a", "ssh=b"])) == 4
-    assert worker_count(None, SimpleNamespace(numprocesses=None, tx=None)) == 1
 
 
 def test_slot_waiters_never_exceed_the_slot_count(tmp_path: Path) -> None:
@@ -121,12 +103,11 @@ def test_pack_reads_no_links_and_keeps_the_sample_folder_relative(tmp_path: Path
     assert files == {"k1/verdict.json": "{}"}
 
 
-@pytest.mark.parametrize(("args", "shown"), [(["-n", "3"], "max_concurrency=3 (follows -n)"),
-                                             ([], "max_concurrency=1 (follows -n)"),
-                                             (["-n", "3", "--hwrepair-max-concurrency", "5"],
-                                              "--hwrepair-max-concurrency=5")])
-def test_the_run_header_shows_the_concurrency_that_follows_n(demo_pytester: pytest.Pytester, args: list[str],
-                                                             shown: str) -> None:
+@pytest.mark.parametrize(("args", "shown"), [(["-n", "3"], "options: defaults"),
+                                             (["--hwrepair-max-concurrency", "5"], "--hwrepair-max-connections=5"),
+                                             (["--hwrepair-max-connections", "4"], "--hwrepair-max-connections=4")])
+def test_the_run_header_shows_the_connection_limit_set_by_either_flag(demo_pytester: pytest.Pytester,
+                                                                      args: list[str], shown: str) -> None:
     result = demo_pytester.runpytest("--collect-only", "--fixer=noop", "-p", "no:randomly", *args)
     header = [line for line in result.outlines if line.startswith("hwrepair: fixers")]
     assert header and shown in header[0], result.outlines[:5]

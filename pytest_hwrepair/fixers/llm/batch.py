@@ -75,7 +75,7 @@ class BatchRunner:
         self.folder = fixer.paths.run_dir / "batches"
         self.state_path = self.folder / f"{safe}.json"
         self.results_path = self.folder / f"{safe}.results.jsonl"
-        self.index = fixer.paths.cache_dir / "batches" / fixer.api.provider if fixer.cache.enabled else None
+        self.index = fixer.paths.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
         self.results: dict[str, dict[str, Any]] = {}
         self.live: dict[str, tuple[str, str]] = {}  # custom id -> (batch id, progress) of unfinished batches
         self.synced = False

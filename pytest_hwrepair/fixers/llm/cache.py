@@ -1,11 +1,19 @@
-"""The on-disk model response cache: one file per request, written atomically, shared by every worker."""
+"""The on-disk model response cache: one file per request, written atomically, shared by every worker.
+
+It is also how an answer asked ahead reaches its item (prefetch.py), whichever worker runs it: the request's
+lock file marks it in flight, so an item whose answer is being asked elsewhere waits for it instead of asking
+again. Every answer is written, even under `--hwrepair-no-cache`, which only stops answers of earlier runs
+being reused: an interrupted run loses no answer it was sent."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,30 +26,66 @@ def request_key(provider: str, model: str, request: dict[str, Any], sample: int)
 
 
 class ResponseCache:
-    """Response bodies by request key under DIR/<provider>/<k[:2]>/<k>.json."""
+    """Response bodies by request key under DIR/<provider>/<k[:2]>/<k>.json, each marked with the run that asked."""
 
-    def __init__(self, directory: Path, provider: str, *, enabled: bool = True) -> None:
+    def __init__(self, directory: Path, provider: str, *, run: str, reuse: bool = True) -> None:
         self.directory = directory / provider
-        self.enabled = enabled
+        self.run = run
+        self.reuse = reuse  # answers of other runs are served too
 
     def path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored entry, or None (also for a torn or foreign file: it is simply asked again)."""
-        if not self.enabled:
-            return None
         try:
             entry = json.loads(self.path(key).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError, UnicodeDecodeError):
             return None
-        return entry if isinstance(entry, dict) and "response" in entry else None
+        if not isinstance(entry, dict) or "response" not in entry:
+            return None
+        return entry if self.reuse or self.ours(entry) else None
+
+    def ours(self, entry: dict[str, Any]) -> bool:
+        """Whether this run asked for the entry (a request made ahead, or before an interruption)."""
+        return entry.get("run") == self.run
+
+    def fail(self, key: str, failure: dict[str, Any]) -> None:
+        """Keep why this run's request made ahead failed, for its item (whichever worker runs it) to raise."""
+        self._write(self.path(key).with_suffix(".failed"), {**failure, "run": self.run})
+
+    def take_failure(self, key: str) -> dict[str, Any] | None:
+        """This run's kept failure of the request, removed as it is taken (a rerun of the item asks again)."""
+        path = self.path(key).with_suffix(".failed")
+        try:
+            failure = json.loads(path.read_text(encoding="utf-8"))
+            path.unlink()
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+            return None
+        return failure if isinstance(failure, dict) and self.ours(failure) else None
+
+    @contextmanager
+    def claim(self, key: str, *, wait: bool) -> Iterator[bool]:
+        """Hold the request's lock for the block (yields False, without waiting, when another holds it)."""
+        path = self.path(key).with_suffix(".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+        finally:
+            os.close(fd)  # closing drops the lock
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         """Write to a private temporary name, then rename: readers never see half a file."""
-        if not self.enabled:
-            return
-        path = self.path(key)
+        self._write(self.path(key), {**entry, "run": self.run})
+
+    def _write(self, path: Path, entry: dict[str, Any]) -> None:
+        key = path.stem
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.parent / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
         try:

@@ -10,7 +10,6 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import httpx
 from ...repo.extract import extract_repository
 from ...sandbox.slots import Slots
 from ...settings import Settings
-from ..base import Candidate, FixerContext, FixerError, RepairTask
+from ..base import Candidate, FixerContext, FixerError, FixerUnavailable, RepairTask
 from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
 from .anthropic import AnthropicApi
 from .api import Api, ApiError, Reply, Sampling
@@ -28,7 +27,7 @@ from .batch import BatchRunner
 from .budget import CostLedger
 from .cache import ResponseCache, request_key
 from .extract import code_blocks, extract
-from .http import Caller, RetryPolicy
+from .http import Caller, RetryPolicy, RetryWarning
 from .openai import DEFAULT_BASE_URL as OPENAI_URL
 from .openai import OpenAIApi
 from .pricing import Price, PriceTable
@@ -72,6 +71,7 @@ class ModelFixer:
     """Asks a chat model for the complete target file; one instance per `--fixer` value and process."""
 
     deterministic = False
+    notices: tuple[str, ...] = ()  # one line each in the run's header, shown once per run
 
     def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
                  prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
@@ -85,17 +85,17 @@ class ModelFixer:
         self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
                        "top_p": settings.top_p, "max_tokens": settings.max_tokens, "extra": self.extra,
                        "prompt": templates.digest}
-        self.cache = ResponseCache(paths.cache_dir / "responses", api.provider, enabled=not settings.no_cache)
-        self.slots = Slots(paths.cache_dir / "slots" / f"{api.provider}-{settings.max_concurrency}",
-                           settings.max_concurrency)
+        self.cache = ResponseCache(paths.cache_dir / "responses", api.provider, run=str(paths.run_dir.resolve()),
+                                   reuse=not settings.no_cache)
+        self.slots = Slots(paths.cache_dir / "slots" / f"{api.provider}-{settings.max_connections}",
+                           settings.max_connections)
         self.ledger = CostLedger(paths.run_dir, settings.cost_limit)
         self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
         self.paths = paths
         self.pending = pending
         self._client: httpx.Client | None = None
         self._batch: BatchRunner | None = None
-        self._lock = threading.Lock()  # the client and the requests started ahead, shared with their threads
-        self._ahead: dict[str, Future[Candidate]] = {}
+        self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
     # ------------------------------------------------------------ requests
 
@@ -112,7 +112,7 @@ class ModelFixer:
         endpoint = f"{self.api.provider} {self.api.base}"
         return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
 
-    def caller(self) -> Caller:
+    def caller(self, *, quiet: bool = False) -> Caller:
         with self._lock:
             if self._client is None:
                 timeout = httpx.Timeout(self.settings.request_timeout,
@@ -120,59 +120,58 @@ class ModelFixer:
                 self._client = httpx.Client(timeout=timeout, headers={"user-agent": "pytest-hwrepair"},
                                             verify=tls_context(os.environ.get("SSL_CERT_FILE"),
                                                                os.environ.get("SSL_CERT_DIR")))
-            return Caller(self._client, self.name, self.policy)
+            return Caller(self._client, self.name, self.policy, said=[] if quiet else None)
 
     def prefetch(self, task: RepairTask) -> None:
-        """Start `task`'s live request now, on a thread of its own (ahead.py: the next item's, while this one is
-        judged); `repair(task)` then waits for it. Nothing starts in batch mode or for an answer already cached;
-        the request holds a concurrency slot and passes the cost limit check like any other."""
+        """Make `task`'s request now, on the caller's thread (prefetch.py's, ahead of the items), unless it is
+        answered or being asked elsewhere; its item then finds the answer in the response cache. A failure is
+        kept there too, for the item to fail as it would have; nothing is asked ahead in batch mode."""
         if self.settings.batch:
             return
         key, body, prompt = self.request(task)
-        if self.cache.get(key) is not None:
-            return
-        with self._lock:
-            if key in self._ahead:
-                return
-            future: Future[Candidate] = Future()
-            self._ahead[key] = future
-
-        def fetch() -> None:
-            if not future.set_running_or_notify_cancel():
+        with self.cache.claim(key, wait=False) as held:
+            if not held or self.cache.get(key) is not None:
                 return
             try:
-                future.set_result(self.call(task, key, body, prompt))
-            except BaseException as exc:  # handed to `repair`, which raises it as its own
-                future.set_exception(exc)
-
-        # A daemon: a run that stops early never waits for an answer nobody will read.
-        threading.Thread(target=fetch, name="hwrepair-ahead", daemon=True).start()
+                self.call(task, key, body, prompt, ahead=True)
+            except (ApiError, FixerUnavailable) as exc:
+                self.cache.fail(key, {"error": str(exc), "unavailable": isinstance(exc, FixerUnavailable),
+                                      "retries": getattr(exc, "retries", {})})
+                raise
 
     # ------------------------------------------------------------ the seam
 
     def repair(self, task: RepairTask) -> Candidate:
         key, body, prompt = self.request(task)
-        with self._lock:
-            ahead = self._ahead.pop(key, None)
-        if ahead is not None:
-            return ahead.result()
         if self.settings.batch:
             served = self.batch().serve(task, key)
             if served is not None:
                 response, cost = served
                 return self.candidate(task, response, prompt, cost=cost, batch=True)
-        entry = self.cache.get(key)
-        if entry is not None:
-            return self.candidate(task, entry["response"], prompt, cached=True)
-        if self.settings.batch:
-            self.batch().missing(task, key)
-        return self.call(task, key, body, prompt)
+        with self.cache.claim(key, wait=True):  # an answer being asked ahead, here or by another worker: wait
+            failed = self.cache.take_failure(key)
+            if failed is not None:
+                error = str(failed.get("error"))
+                raise FixerUnavailable(error) if failed.get("unavailable") else ApiError(error, failed.get("retries"))
+            entry = self.cache.get(key)
+            if entry is not None and self.cache.ours(entry):  # asked ahead in this run: as if asked now
+                for note in entry.get("warnings") or ():
+                    warnings.warn(str(note), RetryWarning, stacklevel=2)
+                return self.candidate(task, entry["response"], prompt, cost=float(entry.get("cost_usd") or 0),
+                                      latency=float(entry.get("latency") or 0), retries=entry.get("retries"))
+            if entry is not None:
+                return self.candidate(task, entry["response"], prompt, cached=True)
+            if self.settings.batch:
+                self.batch().missing(task, key)
+            return self.call(task, key, body, prompt)
 
-    def call(self, task: RepairTask, key: str, body: dict[str, Any], prompt: str) -> Candidate:
-        """One live request under a concurrency slot, after the cost limit check."""
+    def call(self, task: RepairTask, key: str, body: dict[str, Any], prompt: str, *,
+             ahead: bool = False) -> Candidate:
+        """One live request under a connection slot, after the cost limit check (`ahead`: on a thread of
+        prefetch.py, whose retry warnings the item gives when it takes the answer)."""
         with self.slots.acquire():
             self.ledger.check()
-            caller = self.caller()
+            caller = self.caller(quiet=ahead)
             start = time.monotonic()
             try:
                 response = self.api.send(caller, body)
@@ -181,8 +180,10 @@ class ModelFixer:
             latency = time.monotonic() - start
             cost = self.cost(self.api.parse(response))
             self.ledger.add(cost)
-        self.cache.put(key, {"response": response, "model": self.model, "cost_usd": cost})
-        return self.candidate(task, response, prompt, cost=cost, latency=latency, retries=dict(caller.retries))
+        retries = dict(caller.retries)
+        self.cache.put(key, {"response": response, "model": self.model, "cost_usd": cost, "latency": latency,
+                             "retries": retries, "warnings": caller.said or []})
+        return self.candidate(task, response, prompt, cost=cost, latency=latency, retries=retries)
 
     def cost(self, reply: Reply, *, batch: bool = False) -> float:
         return self.price.cost(reply.usage, batch=batch) if self.price else 0.0
@@ -232,14 +233,14 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
     if settings.cost_limit is not None and prices.lookup(model) is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
-    if prices.lookup(model) is None:
-        warnings.warn(f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
-                      "(give one with --hwrepair-prices FILE)", stacklevel=2)
     fixer = ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
                        templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
                        label=ctx.label or kind)
     # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
     fixer.config["endpoint"] = base_url.rstrip("/")
+    if prices.lookup(model) is None:
+        fixer.notices = (f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
+                         "(give one with --hwrepair-prices FILE)",)
     return fixer
 
 
@@ -248,8 +249,8 @@ def check_options(settings: Settings) -> None:
     if settings.batch and settings.protocol == "iterative":
         raise FixerError("--hwrepair-batch: batch mode needs the repeated protocol (one request per sample); "
                          "the iterative protocol asks again after each verdict")
-    if settings.max_concurrency < 1:
-        raise FixerError(f"--hwrepair-max-concurrency: must be at least 1, got {settings.max_concurrency}")
+    if settings.max_connections < 1:
+        raise FixerError(f"--hwrepair-max-connections: must be at least 1, got {settings.max_connections}")
     if settings.max_retries < 0:
         raise FixerError(f"--hwrepair-max-retries: must be 0 or more, got {settings.max_retries}")
     if settings.max_tokens is not None and settings.max_tokens < 1:

@@ -52,6 +52,7 @@ class Caller:
     label: str
     policy: RetryPolicy
     retries: Counter[str] = field(default_factory=Counter)
+    said: list[str] | None = None  # retry warnings kept here instead (a request made ahead: its item warns)
 
     def json(self, method: str, url: str, **kwargs: Any) -> Any:
         """A JSON response body; retries transient failures, raises FixerError on the rest."""
@@ -72,8 +73,11 @@ class Caller:
                                  "the API is unavailable or rate limited beyond the retry budget")
             self.retries[reason] += 1  # a retry made, not a failed request: the last failure is retried no more
             delay = self.policy.wait(retry, hint)
-            warnings.warn(f"{self.label}: {describe(reason)}, retry {retry + 1} of {self.policy.max_retries} "
-                          f"in {delay:.2f}s", RetryWarning, stacklevel=4)
+            note = f"{self.label}: {describe(reason)}, retry {retry + 1} of {self.policy.max_retries} in {delay:.2f}s"
+            if self.said is not None:
+                self.said.append(note)
+            else:
+                warnings.warn(note, RetryWarning, stacklevel=4)
             time.sleep(delay)
             retry += 1
 

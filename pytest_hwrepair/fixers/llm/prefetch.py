@@ -1,49 +1,75 @@
-"""Model requests one item ahead: the next item's first request starts as soon as this item's is answered.
+"""Model requests made ahead: every sample's first request is asked once the items are collected.
 
-A worker runs its items one after another, and a model fixer spends most of an item waiting for the API.
-Without this, while one item is being judged (its builds and runs, seconds on a busy machine) nothing is
-asked of the model for the next one, and when every worker's next answer is two seconds away the cores sit
-idle. pytest names the next item (`nextitem`: xdist keeps one queued per worker), so once this item's fixer
-has its answer, the next item's first request starts on a thread of the fixer (`prefetch`); the next item's
-`repair` then takes that answer. The request is the one the item would make (same task, same cache key),
-under the same concurrency slots and cost limit; an answer that no item takes (a run stopped early) is
-only in the response cache, as any finished request is.
+A model evaluation is latency-bound: a sample waits seconds for its answer, then needs a second or two of
+compiler time. Asking only when an item runs would keep at most one request per worker in flight, so a small
+machine would need many worker processes to keep many connections busy. Instead, once the items are
+collected, threads of each process ask the first request of every sample that will call a model fixer, up to
+`--hwrepair-max-connections` in flight across the whole run (the fixer's connection slots are shared by every
+worker), while the workers judge whatever answers are in. Worker k of n asks for items k, k + n, ... in
+collection order; each answer lands in the response cache, where the item takes it whichever worker runs it
+(an item whose request is still in flight waits for it rather than asking again). The request is the one the
+item would make (same task, same cache key, same cost limit check); an answer asked in this run reads as a
+live one in the item's record (its cost, latency and retries), so records are the same with or without this.
 
 Only for a fixer that can (`prefetch`: the model fixers, not in batch mode), through the plugin's own
 `hwrepair_fixer` fixture (a conftest that overrides it decides its own fixer), for a sample that will call
-its fixer (not resumed, not skipped before its fixer is called); `--hwrepair-no-prefetch` turns it off.
+its fixer (not resumed, not skipped before its fixer is called); later attempts of an iterative trajectory
+are asked when their feedback is ready. `--hwrepair-no-prefetch` turns it off; the run's end, or a cost limit
+reached, stops new requests. Not with xdist's remote workers: each machine has its own cache.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 import pytest
 
 from ...items import SAMPLE_KEY
 from ...oracles import kind_of
 from ...session import Run
+from ..base import FixerUnavailable
 
 PLUGIN_MODULE = "pytest_hwrepair.plugin"
 
 
 class Ahead:
-    """Arms, at each item's start, the next item's first request; the harness fires it after a repair."""
+    """Asks, on threads of this process, this process's share of the samples' first requests."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, config: pytest.Config) -> None:
         self.run = run
-        self.pending: Callable[[], None] | None = None
-        run.harness.after_repair.append(self.fire)
+        self.index, self.count = _share(getattr(config, "workerinput", None))
+        self.stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._queue: Iterator[Callable[[], None]] = iter(())
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        self.pending = None
-        with contextlib.suppress(Exception):  # looking ahead must never break the item at hand
-            self.pending = self._request_of(nextitem)
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        requests = [r for r in map(self._request_of, session.items[self.index::self.count]) if r is not None]
+        self._queue = iter(requests)
+        for _ in range(min(self.run.settings.max_connections, len(requests))):
+            # Daemons: a run that stops early never waits for an answer nobody will read.
+            threading.Thread(target=self._ask, name="hwrepair-ahead", daemon=True).start()
 
-    def _request_of(self, item: pytest.Item | None) -> Callable[[], None] | None:
-        if item is None or SAMPLE_KEY not in item.stash or not _own_fixer(item):
+    def pytest_sessionfinish(self) -> None:
+        self.stopped.set()
+
+    def _ask(self) -> None:
+        while not self.stopped.is_set():
+            with self._lock:
+                request = next(self._queue, None)
+            if request is None:
+                return
+            try:
+                request()
+            except FixerUnavailable:  # the cost limit: no new request anywhere
+                self.stopped.set()
+            except Exception:  # kept by the fixer for its item, which fails as it would have
+                pass
+
+    def _request_of(self, item: pytest.Item) -> Callable[[], None] | None:
+        if SAMPLE_KEY not in item.stash or not _own_fixer(item):
             return None
         sample = item.stash[SAMPLE_KEY]
         start = getattr(self.run.fixers.get(sample.label), "prefetch", None)
@@ -57,11 +83,22 @@ class Ahead:
         task = sample.task(harness.protocol, 0, (), sample.case.buggy_files(sample.bug))
         return lambda: start(task)
 
-    def fire(self) -> None:
-        pending, self.pending = self.pending, None
-        if pending is not None:
-            with contextlib.suppress(Exception):
-                pending()
+
+def shared_cache(config: pytest.Config) -> bool:
+    """Whether every worker shares this machine's response cache: not with xdist's remote (`--tx ssh=`) workers,
+    whose items would find the answers asked for them on another machine's disk."""
+    specs = [spec.split("*", 1)[-1] for spec in config.getoption("tx", None) or ()]
+    return all(spec.startswith("popen") for spec in specs)
+
+
+def _share(workerinput: Mapping[str, Any] | None) -> tuple[int, int]:
+    """(k, n) of xdist worker `gwk` of n; (0, 1) without workers."""
+    if not workerinput:
+        return 0, 1
+    count = max(1, int(workerinput.get("workercount") or 1))
+    worker = str(workerinput.get("workerid") or "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    return index % count, count
 
 
 def _own_fixer(item: pytest.Item) -> bool:
@@ -74,4 +111,4 @@ def _own_fixer(item: pytest.Item) -> bool:
     return getattr(func, "__module__", None) == PLUGIN_MODULE
 
 
-__all__ = ["Ahead"]
+__all__ = ["Ahead", "shared_cache"]

@@ -114,14 +114,15 @@ def run_steps(bench: Bench, sandbox: Sandbox, steps: Mapping[str, str], flow: st
 
 def _read_step(folder: Path, name: str) -> Step | None:
     """A step's log and status as the sandboxed script left them: written by tools the candidate drives."""
-    log = _read(folder, f"{name}.log", LOG_CAP)
+    log = read_capped(folder, f"{name}.log", LOG_CAP)
     if log is None:
         return None
-    rc_text = (_read(folder, f"{name}.rc", 32) or "").strip()
+    rc_text = (read_capped(folder, f"{name}.rc", 32) or "").strip()
     return Step(name, int(rc_text) if rc_text.lstrip("-").isdigit() else None, log)
 
 
-def _read(folder: Path, name: str, cap: int) -> str | None:
+def read_capped(folder: Path, name: str, cap: int) -> str | None:
+    """A file a sandboxed step wrote, read without following links and capped; None when it is not there."""
     try:
         got = read_untrusted(folder, name, cap)
     except (OSError, UntrustedFileError):

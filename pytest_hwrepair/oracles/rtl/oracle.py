@@ -183,10 +183,12 @@ class RtlOracle:
     def lint_steps(self, bench: Bench) -> dict[str, str]:
         files = " ".join(shlex.quote(f) for f in bench.candidate)
         top = shlex.quote(self.spec.top or "")
+        warnings = "".join(f" -Wwarn-{w}" for w in self.spec.lint_warn)
+        warnings += "".join(f" -Wno-{w}" for w in self.spec.lint_waive)
         # `--cc` runs the checks of `--lint-only`, which insists on writing /dev/null (not writable in
         # every sandbox); the generated C++ stays in the bench. Delays (`q <= #1 d`) are ignored, not errors.
         return {
-            "verilator": f"{verilator_command()} --cc --no-timing -Mdir lintobj --top-module {top} {files}",
+            "verilator": f"{verilator_command()} --cc --no-timing{warnings} -Mdir lintobj --top-module {top} {files}",
             "iverilog": f"iverilog -g2012 -o lint.vvp -s {top} {files}",
             "yosys": "yosys -q -s ports.ys",
         }
@@ -207,7 +209,7 @@ class RtlOracle:
         missing = [m for m in self.modules if m not in golden]
         if missing:
             return Verdict.error(f"{self.case.path}: golden sources do not define module {missing[0]}")
-        problem = contract_problem(self.contract, golden[self.contract.top])
+        problem = self.contract_problem(golden[self.contract.top])
         if problem is not None:
             return Verdict.error(f"{self.case.path}: {problem}")
         try:
@@ -215,6 +217,10 @@ class RtlOracle:
         except PreflightRejection as exc:
             return _reject(exc.rule, str(exc))
         return golden
+
+    def contract_problem(self, ports: tuple[Port, ...]) -> str | None:
+        """Why the golden top cannot be judged by this oracle under its contract (a case error), or None."""
+        return contract_problem(self.contract, ports)
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         return Verdict.ok("lint clean (verilator, iverilog); modules and ports match the interface",

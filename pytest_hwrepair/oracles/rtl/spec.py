@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -9,6 +10,7 @@ from pydantic import Field, field_validator
 from ...cases.case import OracleSpec, SpecModel, StrongSpec, path_problem
 
 MAX_CYCLES = 1_000_000_000
+_WARNING_CLASS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
 class Reset(SpecModel):
@@ -30,6 +32,10 @@ class RtlSpec(OracleSpec):
     corners: int = Field(2, ge=0, le=1000)  # directed corner runs besides the seeded random ones
     stimuli: list[str] = Field([], max_length=1000)  # harness-owned directed runs (oracles/rtl/directed.py)
     init: str = "reset"
+    # Verilator warning classes made fatal beyond its defaults (style classes such as BLKSEQ), and classes
+    # waived: a benchmark's published lint contract, or the warnings an upstream golden design itself raises.
+    lint_warn: list[str] = []
+    lint_waive: list[str] = []
 
     @field_validator("stimuli")
     @classmethod
@@ -39,6 +45,14 @@ class RtlSpec(OracleSpec):
             if problem:
                 raise ValueError(f"stimuli: {name!r} {problem}")
         return stimuli
+
+    @field_validator("lint_warn", "lint_waive")
+    @classmethod
+    def _warning_classes(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not _WARNING_CLASS.match(name):
+                raise ValueError(f"{name!r} is not a Verilator warning class (e.g. WIDTH, BLKSEQ)")
+        return names
 
     def case_files(self, where: str) -> list[tuple[str, str]]:
         return [(name, f"{where}.stimuli") for name in dict.fromkeys(self.stimuli)]

@@ -4,6 +4,7 @@ cases are refused, a failing agent is one line per item, and nothing it prints r
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -92,25 +93,44 @@ def test_a_mount_holding_the_evaluated_cases_is_refused(demo_pytester: pytest.Py
     assert_stopped_before_any_item(result, records, "would show the agent", "golden sources")
 
 
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "fixers.md"
+LAYOUT_ROW = re.compile(r"^\| the agent (?P<name>[^|]+?) \| "
+                        r"`--fixer '(?P<fixer>cmd:[^']+)' --hwrepair-agent-mount (?P<grant>\S+)`")
+
+
 def _layouts(root: Path, agent_dir: Path) -> dict[str, tuple[str, str]]:
-    """(command, grant) of the documented layouts: the agent in its own directory, in a virtualenv-like tree whose
-    entry point is a script with a `#!/usr/bin/env` line, and inside the repository under test."""
-    own = write_agent(agent_dir / "own")
-    venv = write_agent(agent_dir / "venv" / "bin", "repair-agent", "#!/usr/bin/env python3\n" + AGENT)
-    inside = write_agent(root / "tools")
-    return {"own-directory": (f"{PYTHON} {own} --task {{task}}", str(own.parent)),
-            "virtualenv": (f"{venv} --task {{task}} --workspace {{workspace}}", str(agent_dir / "venv")),
-            "inside-repository": (f"{PYTHON} {inside} --task {{task}}", str(inside.parent))}
+    """(fixer, grant) of each layout docs/fixers.md shows, its paths moved under scratch folders, with the agent
+    files the layout names written there: a `python3 FILE` script, an entry point with a `#!` line."""
+    rows = {m["name"]: m for line in DOCS.read_text(encoding="utf-8").splitlines() if (m := LAYOUT_ROW.match(line))}
+    moved = {"/opt/agent": str(agent_dir / "opt" / "agent"), "/src/repo": str(root)}
+    out = {}
+    for name, m in rows.items():
+        fixer, grant = m["fixer"], m["grant"]
+        for old, new in moved.items():
+            fixer, grant = fixer.replace(old, new), grant.replace(old, new)
+        program = fixer.removeprefix("cmd:").split()
+        script = Path(program[1] if program[0] == "python3" else program[0])
+        shebang = "" if program[0] == "python3" else "#!/usr/bin/env python3\n"
+        write_agent(script.parent, script.name, shebang + AGENT)
+        out[name] = (fixer, grant)
+    return out
+
+
+def test_the_docs_show_the_three_layouts_this_file_runs() -> None:
+    rows = [m["name"] for line in DOCS.read_text(encoding="utf-8").splitlines() if (m := LAYOUT_ROW.match(line))]
+    assert rows == ["in its own directory", "in a virtualenv (an entry-point script with a `#!` line)",
+                    "inside the repository under test"]
 
 
 @pytest.mark.skipif(not Path("/usr/bin/env").exists() or not Path("/usr/bin/python3").exists(),
                     reason="the layouts use the system python3")
-@pytest.mark.parametrize("layout", ["own-directory", "virtualenv", "inside-repository"])
+@pytest.mark.parametrize("layout", ["in its own directory", "in a virtualenv (an entry-point script with a `#!` line)",
+                                    "inside the repository under test"])
 def test_a_granted_agent_runs_in_each_documented_layout(demo_pytester: pytest.Pytester, agent_dir: Path,
                                                         layout: str) -> None:
     searchable(demo_pytester.path)
-    command, grant = _layouts(demo_pytester.path, agent_dir)[layout]
-    result, records = run(demo_pytester, f"--fixer=cmd:{command}", "--hwrepair-agent-mount", grant)
+    fixer, grant = _layouts(demo_pytester.path, agent_dir)[layout]
+    result, records = run(demo_pytester, f"--fixer={fixer}", "--hwrepair-agent-mount", grant)
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the dump bug stays unrepaired
     outcomes = {(r["case"], r["bug"]): r["outcome"] for r in records}
     assert outcomes[("hls/demo/sum", "MLU-01")] == "passed", records

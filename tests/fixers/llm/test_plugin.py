@@ -4,6 +4,7 @@ loopback server that answers with the reference fix."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -210,3 +211,28 @@ def test_a_missing_key_is_a_usage_error(pytester: pytest.Pytester, project: Fake
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--fixer claude: no API key: set ANTHROPIC_API_KEY*"])
     assert project.requests == []
+
+
+def test_two_endpoints_are_two_fixers_never_one(pytester: pytest.Pytester, project: FakeLLM) -> None:
+    with FakeLLM(reference_answer(pytester.path / "cases")) as other:
+        run(pytester, project, "0", "--hwrepair-samples", "1", run_dir="a").assert_outcomes(passed=2)
+        # Resuming run a against another server would put two fixers under one label: refused in one line.
+        refused = run(pytester, other, "0", "--hwrepair-samples", "1", run_dir="a")
+        assert refused.ret == pytest.ExitCode.USAGE_ERROR and other.requests == []
+        refused.stderr.fnmatch_lines([f"*--hwrepair-run a: fixer 'openai' was run there with other settings "
+                                      f"(endpoint: '{project.url}/v1' then, '{other.url}/v1' now)*"])
+        run(pytester, other, "0", "--hwrepair-samples", "1", run_dir="b").assert_outcomes(passed=2)
+    report = pytester.run(sys.executable, "-m", "pytest_hwrepair.cli", "report", "a", "b")
+    assert report.ret == 0, report.stderr.str()
+    report.stdout.fnmatch_lines(["*a and b ran openai:gpt-4.1 with different endpoint: the samples of each of the 2 "
+                                 "run directories are kept apart*"])
+    rows = [line.split()[0] for line in report.stdout.lines if "openai:gpt-4.1" in line and " hls " in line]
+    assert set(rows) == {"a:openai:gpt-4.1", "b:openai:gpt-4.1"}  # in every table: two fixers, never one
+
+
+def test_a_model_without_a_price_is_one_notice_per_run(pytester: pytest.Pytester, project: FakeLLM) -> None:
+    result = run(pytester, project, "2", "--hwrepair-samples", "1", fixer="openai:my-local-model")
+    result.assert_outcomes(passed=2)
+    said = [line for line in result.outlines + result.errlines if "no price known" in line]
+    assert said == ["hwrepair: openai:my-local-model: no price known for this model; its cost is reported as $0 "
+                    "(give one with --hwrepair-prices FILE)"]

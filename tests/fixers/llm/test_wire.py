@@ -43,12 +43,11 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
 
 
-def make(kind: str, fake: FakeLLM, tmp_path: Path, **options: Any) -> ModelFixer:
+def make(kind: str, fake: FakeLLM, tmp_path: Path, run: str = "run", **options: Any) -> ModelFixer:
     url = fake.url + ("/v1" if kind == "openai" else "")
     cli = {"base_url": url, "retry_delay": 0.01, "retry_max_wait": 1.0, **options}
     settings = Settings.from_sources(cli, {})
-    return make_model_fixer(kind, options.get("model"), fixer_context(settings, tmp_path / "run",
-                                                                      tmp_path / "cache"))
+    return make_model_fixer(kind, options.get("model"), fixer_context(settings, tmp_path / run, tmp_path / "cache"))
 
 
 def task(sample: int = 0, seed: int = 0) -> RepairTask:
@@ -119,9 +118,9 @@ def test_other_client_errors_carry_the_api_message_without_retry(kind: str, fake
     assert len(fake.model_requests()) == 1
 
 
-def test_concurrency_limit_holds_across_fixer_instances(fake: FakeLLM, tmp_path: Path) -> None:
+def test_connection_limit_holds_across_fixer_instances(fake: FakeLLM, tmp_path: Path) -> None:
     fake.delay = 0.2
-    fixers = [make("openai", fake, tmp_path, max_concurrency=2, no_cache=True) for _ in range(5)]
+    fixers = [make("openai", fake, tmp_path, max_connections=2, no_cache=True) for _ in range(5)]
     threads = [threading.Thread(target=f.repair, args=(task(i),)) for i, f in enumerate(fixers)]
     for t in threads:
         t.start()
@@ -132,23 +131,27 @@ def test_concurrency_limit_holds_across_fixer_instances(fake: FakeLLM, tmp_path:
 
 def test_a_cache_hit_makes_no_request_and_is_marked_cached(fake: FakeLLM, tmp_path: Path) -> None:
     first = make("claude", fake, tmp_path).repair(task())
-    again = make("claude", fake, tmp_path).repair(task())
+    again = make("claude", fake, tmp_path, run="again").repair(task())
     assert len(fake.model_requests()) == 1
     assert not first.cached and again.cached and again.files == first.files
     assert again.cost_usd == 0.0 and again.usage == first.usage
 
 
-def test_no_cache_asks_every_time(fake: FakeLLM, tmp_path: Path) -> None:
-    make("claude", fake, tmp_path).repair(task())
-    cand = make("claude", fake, tmp_path, no_cache=True).repair(task())
+def test_no_cache_asks_again_in_another_run_and_keeps_this_runs_answers(fake: FakeLLM, tmp_path: Path) -> None:
+    first = make("claude", fake, tmp_path).repair(task())
+    cand = make("claude", fake, tmp_path, run="other", no_cache=True).repair(task())
     assert len(fake.model_requests()) == 2 and not cand.cached
+    # An answer this run was sent (asked ahead, or before an interruption) is taken, as the live answer it was.
+    again = make("claude", fake, tmp_path, run="other", no_cache=True).repair(task())
+    assert len(fake.model_requests()) == 2 and not again.cached
+    assert (again.cost_usd, again.usage, again.files) == (cand.cost_usd, cand.usage, first.files)
 
 
 def test_samples_stay_distinct_requests_and_cache_entries(fake: FakeLLM, tmp_path: Path) -> None:
     fixer = make("claude", fake, tmp_path)
     for sample in range(3):
         fixer.repair(task(sample, seed=sample))
-    again = [make("claude", fake, tmp_path).repair(task(s, seed=s)) for s in range(3)]
+    again = [make("claude", fake, tmp_path, run="again").repair(task(s, seed=s)) for s in range(3)]
     assert len(fake.model_requests()) == 3 and all(c.cached for c in again)
     assert len(list((tmp_path / "cache" / "responses" / "anthropic").rglob("*.json"))) == 3
 
@@ -200,7 +203,7 @@ def test_cost_limit_stops_new_requests_but_serves_the_cache(fake: FakeLLM, tmp_p
     with pytest.raises(FixerUnavailable, match=r"cost limit reached: \$0\.0120 spent of \$0\.0100"):
         fixer.repair(task(2))
     assert len(fake.model_requests()) == 2
-    assert make("claude", fake, tmp_path, cost_limit=0.01).repair(task(0)).cached
+    assert make("claude", fake, tmp_path, run="again", cost_limit=0.01).repair(task(0)).cached
 
 
 def test_a_missing_key_is_an_error_before_any_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -219,9 +222,10 @@ def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.Monke
                                                        tmp_path: Path) -> None:
     monkeypatch.delenv("OPENAI_API_KEY")
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url + "/v1")
-    with pytest.warns(UserWarning, match="no price known for this model; its cost is reported as \\$0"):
-        ctx = fixer_context(Settings(), tmp_path / "run", tmp_path / "cache")
-        fixer = make_model_fixer("openai", "qwen2.5-coder", ctx)
+    ctx = fixer_context(Settings(), tmp_path / "run", tmp_path / "cache")
+    fixer = make_model_fixer("openai", "qwen2.5-coder", ctx)
+    assert fixer.notices == ("openai:qwen2.5-coder: no price known for this model; its cost is reported as $0 "
+                             "(give one with --hwrepair-prices FILE)",)
     assert fixer.repair(task()).cost_usd == 0.0
     assert "authorization" not in fake.model_requests()[0]["headers"]
 

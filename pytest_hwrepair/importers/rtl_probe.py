@@ -1,0 +1,165 @@
+"""What an rtl importer learns about an upstream golden design before writing its case.
+
+The top module's ports (yosys), whether it holds state, the Verilator warning classes the golden design
+itself raises (waived in the case's lint: upstream designs were never written to be warning-free), and the
+clock and reset inputs by their conventional names. The probe runs the tools on the user's own checkout files
+in a scratch directory; candidates never run here.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..oracles.rtl.preflight import Port, PreflightRejection, check_source_rules, module_names, parse_interface
+from ..sandbox import scratch
+
+PROBE_TIMEOUT = 120.0
+_WARNING = re.compile(r"^%Warning-([A-Z][A-Z0-9_]*)", re.MULTILINE)
+_CLOCK = re.compile(r"^(?:clk|clock|[a-z0-9_]*_a?clk|a?clk_[a-z0-9_]*|[a-z0-9_]*_clock)$", re.IGNORECASE)
+_RESET = re.compile(r"^(?:[a-z0-9_]*_)?(?:a?rst|a?reset)(_?n|_ni|b)?$", re.IGNORECASE)
+_FLOP = re.compile(r"\$_?(?:\w*dff\w*|\w*latch\w*|sr|ff)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """The golden design as the tools see it."""
+
+    top: str
+    modules: tuple[str, ...]
+    ports: tuple[Port, ...] = ()
+    stateful: bool = False
+    waivers: tuple[str, ...] = ()
+    problem: str = ""  # why yosys cannot read the design ('' when it can)
+    rules: str = ""  # the first candidate rule the golden breaks ('' when none)
+
+    @property
+    def clock(self) -> str | None:
+        """The one clock input by name (None when there is none, or more than one)."""
+        found = [p.name for p in self.inputs if p.width == 1 and _CLOCK.match(p.name)]
+        return found[0] if len(found) == 1 else None
+
+    @property
+    def reset(self) -> tuple[str, int] | None:
+        """The reset input by name and its active level (a trailing n: active low)."""
+        for port in self.inputs:
+            m = _RESET.match(port.name)
+            if port.width == 1 and m:
+                return port.name, 0 if m.group(1) else 1
+        return None
+
+    @property
+    def inputs(self) -> list[Port]:
+        return [p for p in self.ports if p.direction == "input"]
+
+    @property
+    def inout(self) -> list[str]:
+        return [p.name for p in self.ports if p.direction not in ("input", "output")]
+
+    @property
+    def tier_f(self) -> bool:
+        """Tier F can run: yosys reads the design, its ports are plain, and a stateful one has a clock."""
+        return not self.problem and not self.inout and (self.clock is not None or not self.stateful)
+
+
+def declared_modules(files: dict[str, str]) -> list[str]:
+    """Every module the design's Verilog files define, in order."""
+    return [m for text in files.values() for m in module_names(text)]
+
+
+def rule_problem(files: dict[str, str]) -> str:
+    """The first rtl candidate rule a golden file breaks (directives, system tasks, ...), or ''."""
+    for name, text in files.items():
+        try:
+            check_source_rules(name, text)
+        except PreflightRejection as exc:
+            return str(exc)
+    return ""
+
+
+def probe(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> Probe:
+    """Ports, state and lint warnings of the golden design `files` (name -> text) with top module `top`."""
+    modules = tuple(declared_modules(files))
+    rules = rule_problem(files)
+    waivers = lint_warnings(files, top, timeout)
+    with scratch.directory("hwrepair-probe-") as root:
+        names = _write(root, files)
+        script = (f"read_verilog -sv {names}; hierarchy -check -top {shlex.quote(top)}; write_rtlil ports.il; "
+                  "proc; flatten; stat")
+        synth = _run(root, f"yosys -q -p {shlex.quote(script)} -l yosys.log", timeout)
+        ports_file = root / "ports.il"
+        if synth.returncode != 0 or not ports_file.is_file():
+            problem = _first_error((root / "yosys.log").read_text(errors="replace") if (root / "yosys.log").is_file()
+                                   else synth.stdout)
+            return Probe(top, modules, waivers=waivers, problem=problem or "yosys cannot read it",
+                         rules=rules)
+        ports = parse_interface(ports_file.read_text(errors="replace")).get(top, ())
+        stat = (root / "yosys.log").read_text(errors="replace")
+    return Probe(top, modules, ports, bool(_FLOP.search(stat)), waivers, rules=rules)
+
+
+def lint_problem(files: dict[str, str], top: str, waive: tuple[str, ...] = (), warn: tuple[str, ...] = (),
+                 timeout: float = PROBE_TIMEOUT) -> str:
+    """The first Verilator diagnostic that fails lint as the rtl oracles run it ('' when it lints clean)."""
+    ran = _lint(files, top, waive, warn, timeout)
+    if ran.returncode == 0:
+        return ""
+    found = re.search(r"^%(?:Error|Warning).*$", ran.stdout, re.MULTILINE)
+    return found.group(0)[:300] if found else f"verilator exits {ran.returncode}"
+
+
+def lint_warnings(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> tuple[str, ...]:
+    """Every Verilator warning class the design raises under the rtl oracles' lint."""
+    return _waivers(_lint(files, top, (), (), timeout).stdout)
+
+
+def _lint(files: dict[str, str], top: str, waive: tuple[str, ...], warn: tuple[str, ...],
+          timeout: float) -> subprocess.CompletedProcess[str]:
+    with scratch.directory("hwrepair-lint-") as root:
+        names = _write(root, files)
+        flags = "".join(f" -Wwarn-{w}" for w in warn) + "".join(f" -Wno-{w}" for w in waive)
+        return _run(root, f"verilator --cc --no-timing{flags} -Mdir lintobj --top-module {shlex.quote(top)} {names}",
+                    timeout)
+
+
+def preprocess(folder: Path, name: str, timeout: float = PROBE_TIMEOUT) -> tuple[str | None, str]:
+    """`folder/name` through the Icarus preprocessor (macros expanded, includes from `folder` inlined).
+
+    Returns the text, or None and the preprocessor's complaint.
+    """
+    with scratch.directory("hwrepair-pp-") as tmp:
+        out = tmp / "out.v"
+        ran = _run(folder, f"iverilog -E -I . -o {shlex.quote(str(out))} {shlex.quote(name)}", timeout)
+        if ran.returncode != 0 or not out.is_file():
+            return None, _first_error(ran.stdout) or f"iverilog -E exits {ran.returncode}"
+        return out.read_text(encoding="utf-8", errors="replace"), ""
+
+
+def _write(root: Path, files: dict[str, str]) -> str:
+    """Write the files under `root`; their names quoted for a command line."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return " ".join(shlex.quote(n) for n in files)
+
+
+def _run(root: Path, command: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(command, shell=True, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(command, 124, "", f"timed out after {timeout:.0f}s")
+
+
+def _waivers(log: str) -> tuple[str, ...]:
+    return tuple(sorted(set(_WARNING.findall(log))))
+
+
+def _first_error(log: str) -> str:
+    for line in log.splitlines():
+        if "ERROR" in line or "error" in line.lower():
+            return line.strip()[:300]
+    return ""
