@@ -189,10 +189,11 @@ def _shard_of(nodeid: str, count: int) -> int:
 
 
 def _backstop(run: Run, sample: Sample) -> float:
-    """Above every deadline the item's own steps have: the fixer's and four oracle steps per attempt."""
+    """Above every deadline the item's own steps have: the fixer's, four oracle steps and the strong check, per try."""
     attempts = run.harness.protocol.attempts(sample.protocol)
     fixer = 0.0 if run.fixers[sample.label].deterministic else run.settings.fixer_timeout
-    return attempts * (fixer + 4 * sample.case.oracle.timeout + 60) + 60
+    strong = sample.case.model.strong_oracle
+    return attempts * (fixer + 4 * sample.case.oracle.timeout + (strong.timeout if strong else 0.0) + 60) + 60
 
 
 class Controller:

@@ -438,3 +438,12 @@ def test_each_sample_gets_a_backstop_timeout_under_its_own_deadlines(demo_pytest
     demo_pytester.runpytest_subprocess("cases", "--fixer", "noop", "--collect-only", "-p", "no:cacheprovider",
                                        "--timeout", "5")
     assert all(found == [] for _, found in json.loads((demo_pytester.path / "marks.json").read_text()))
+
+
+def test_backstop_timeout_allows_the_strong_oracle_its_own_budget(demo_pytester: pytest.Pytester) -> None:
+    demo_pytester.makeconftest(MARKS_OF_ITEMS)
+    toml = demo_pytester.path / "cases" / "hls" / "demo" / "dump" / "case.toml"
+    toml.write_text(toml.read_text().replace("[[bug]]", '[strong_oracle]\nkind = "hls-diff"\ntimeout = 500\n\n[[bug]]'))
+    demo_pytester.runpytest_subprocess("cases", "--fixer", "noop", "--collect-only", "-p", "no:cacheprovider")
+    marks = dict(json.loads((demo_pytester.path / "marks.json").read_text()))
+    assert [args[0] for (args, _), in [marks["cases/hls/demo/dump/case.toml::USE-01[noop-s0]"]]] == [4 * 2 + 500 + 120]

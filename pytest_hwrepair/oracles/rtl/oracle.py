@@ -30,6 +30,7 @@ from .bench import (
     verilator_command,
 )
 from .corners import corner_seeds, corner_stimulus, mixed_stimulus
+from .directed import directed_seeds, directed_stimulus
 from .equiv import EquivJob, EquivResult, EquivStatus, check_equivalence, unsupported_constructs
 from .preflight import (
     Interface,
@@ -42,6 +43,7 @@ from .preflight import (
     parse_interface,
 )
 from .sim import (
+    DIRECTED_BASE,
     SIMULATORS,
     Contract,
     Mismatch,
@@ -52,7 +54,7 @@ from .sim import (
     testbench,
     verilog_literal,
 )
-from .spec import RtlSpec
+from .spec import RtlEquivTable, RtlSpec
 
 DEFAULT_EQUIV_DEPTH = 32
 LINT_STEPS = ("verilator", "iverilog", "yosys")
@@ -243,10 +245,13 @@ class RtlSimOracle(RtlOracle):
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         c = self.contract
         driven = [p for p in ports if p.direction == "input" and p.name not in (c.clock, c.reset)]
-        stimulus = mixed_stimulus(random_stimulus(c, driven), corner_stimulus(c, driven))
+        random_code = random_stimulus(c, driven)
+        stimulus = directed_stimulus(random_code, mixed_stimulus(random_code, corner_stimulus(c, driven)),
+                                     [self.case.files[name] for name in c.stimuli])
         tb = testbench(c, ports, stimulus, total=c.reset_cycles + c.cycles, first=c.first_compared)
-        # The corner runs come after the random seeds, so a candidate's first mismatch is found where it was before.
-        seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners)]
+        # Corner and directed runs come after the random seeds, so a candidate's first mismatch is found where it
+        # was before.
+        seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners), *directed_seeds(len(c.stimuli))]
         result = simulate(bench, sandbox, tb, seeds, simulator=self.simulator, timeout=self.timeout,
                           limits=self.ctx.limits)
         return sim_verdict(result, seeds, {"stage": "sim", "simulator": self.simulator})
@@ -270,7 +275,9 @@ def sim_verdict(result: SimResult, seeds: list[int], metrics: dict[str, Any]) ->
         return Verdict.fail(Category.RUNTIME_CRASH, f"simulation stopped early (exit {code})",
                             log_tail=result.tail(), metrics=metrics)
     corners = sum(1 for s in seeds if s < 0)
-    runs = f"{len(seeds) - corners} seeds" + (f" and {corners} corner runs" if corners else "")
+    directed = sum(1 for s in seeds if s > DIRECTED_BASE)
+    runs = f"{len(seeds) - corners - directed} seeds" + (f" and {corners} corner runs" if corners else "")
+    runs += f" and {directed} directed runs" if directed else ""
     return Verdict.ok(f"outputs match the golden design on {runs}", metrics=metrics)
 
 
@@ -284,8 +291,10 @@ class RtlEquivOracle(RtlOracle):
         strong = case.model.strong_oracle
         # As the strong oracle, the proof gets the strong oracle's budget; lint keeps the step timeout.
         self.equiv_timeout = self.timeout
+        self.structural_only = False
         if strong is not None and strong.kind == "rtl-equiv" and case.oracle.kind != "rtl-equiv":
             self.equiv_timeout = strong.timeout
+            self.structural_only = isinstance(strong, RtlEquivTable) and strong.scope == "structural"
         self.depth = ctx.options.equiv_depth or DEFAULT_EQUIV_DEPTH
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
@@ -293,7 +302,7 @@ class RtlEquivOracle(RtlOracle):
             reason = unsupported_constructs(name, text)
             if reason is not None:
                 return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, "preflight", reason))
-        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits)
+        job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits, self.structural_only)
         result = check_equivalence(job, sandbox)
         if result.status is EquivStatus.COUNTEREXAMPLE:
             return self.replay(bench, ports, result, sandbox)
@@ -348,4 +357,5 @@ def _first_problem(log: str) -> str:
 
 RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
 RTL_SIM = OracleKind("rtl-sim", ("rtl",), RtlSimOracle, RtlSpec)
-RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, decide=strong_result)
+RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, strong_spec=RtlEquivTable,
+                       decide=strong_result)

@@ -19,6 +19,7 @@ X_RULE = "a golden X or Z bit matches anything; a candidate X or Z bit where the
 _MISMATCH = re.compile(r"HWREPAIR-MISMATCH seed=(-?\d+) cycle=(-?\d+) output=(\S+) expected=([01xzXZ]+) "
                        r"actual=([01xzXZ]+)")
 _DONE = re.compile(r"HWREPAIR-DONE seed=(-?\d+)")
+DIRECTED_BASE = 1_000_000  # directed run N is testbench seed DIRECTED_BASE + N (random seeds stay far below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +35,14 @@ class Contract:
     cycles: int
     seeds: int
     corners: int = 0
+    stimuli: tuple[str, ...] = ()
 
     @classmethod
     def from_spec(cls, spec: RtlSpec) -> Contract:
         reset = spec.reset
         return cls(spec.top, spec.clock, reset.signal if reset else None, reset.active if reset else 0,
-                   reset.cycles if reset else 0, spec.compare_from, spec.cycles, spec.seeds, spec.corners)
+                   reset.cycles if reset else 0, spec.compare_from, spec.cycles, spec.seeds, spec.corners,
+                   tuple(spec.stimuli))
 
     @property
     def first_compared(self) -> int:
@@ -53,6 +56,9 @@ class Contract:
         else:
             reset = "no reset"
         corners = f" + {self.corners} directed corner runs" if self.corners else ""
+        if self.stimuli:
+            files = ", ".join(self.stimuli)
+            corners += f" + {len(self.stimuli)} directed runs from the case's stimulus files ({files})"
         return (f"top {self.top}; {clock}; {reset}; outputs compared every cycle from cycle {self.compare_from} "
                 f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds"
                 f"{corners}; X rule: {X_RULE}")
@@ -95,7 +101,9 @@ class SimResult:
 
 
 def describe_seed(seed: int) -> str:
-    """A testbench seed number as a reader says it: corner runs have negative numbers."""
+    """A testbench seed number as a reader says it: corner runs have negative numbers, directed runs large ones."""
+    if seed > DIRECTED_BASE:
+        return f"directed run {seed - DIRECTED_BASE}"
     return f"corner run {-seed}" if seed < 0 else f"seed {seed}"
 
 
@@ -220,7 +228,10 @@ def _connections(ports: Sequence[Port], out_prefix: str) -> str:
 
 
 def _compare_output(port: Port, offset: int) -> str:
-    return (f'if (differs(gold_{port.name}, cand_{port.name})) begin\n'
+    # Identical four-state values never differ: the bit loop (slow in Icarus, which calls both sides of a `&&`)
+    # runs only when they do not match.
+    return (f'if (gold_{port.name} !== cand_{port.name})\n'
+            f'if (differs(gold_{port.name}, cand_{port.name})) begin\n'
             f'  $display("HWREPAIR-MISMATCH seed=%0d cycle=%0d output={port.name} expected=%b actual=%b", '
             f'seed, cycle - {offset}, gold_{port.name}, cand_{port.name});\n'
             f'  failed = 1\'b1;\nend')
