@@ -68,6 +68,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         group.addoption(flag_of(f), *([meta["alias"]] if meta.get("alias") else []), **kwargs)
         ini_type: Literal["linelist", "string"] = "linelist" if meta.get("multi") else "string"
         parser.addini(f"hwrepair_{f.name}", meta["help"], type=ini_type, default=[] if meta.get("multi") else None)
+        if meta.get("alias"):  # the former flag's ini key still works too
+            parser.addini(_alias_ini(meta["alias"]), f"same as hwrepair_{f.name}", type=ini_type, default=None)
+
+
+def _alias_ini(flag: str) -> str:
+    return flag.removeprefix("--").replace("-", "_")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -75,6 +81,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {text}")
     cli = {f.name: config.getoption(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
     ini = {f.name: config.getini(f"hwrepair_{f.name}") for f in dataclasses.fields(Settings)}
+    for f in dataclasses.fields(Settings):
+        if f.metadata.get("alias") and ini[f.name] in (None, "", []):
+            ini[f.name] = config.getini(_alias_ini(f.metadata["alias"]))
     workerinput = getattr(config, "workerinput", None)
     try:
         settings = Settings.from_sources(cli, ini)

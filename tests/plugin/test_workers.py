@@ -126,3 +126,11 @@ def test_wait_exit_returns_once_the_child_ends_and_reports_a_timeout() -> None:
     finally:
         slow.kill()
         slow.wait()
+
+
+@pytest.mark.parametrize("key", ["hwrepair_max_connections", "hwrepair_max_concurrency"])
+def test_the_connection_limit_is_read_from_either_ini_key(demo_pytester: pytest.Pytester, key: str) -> None:
+    demo_pytester.makeini(f"[pytest]\n{key} = 3\n")
+    result = demo_pytester.runpytest("--collect-only", "--fixer=noop", "-p", "no:randomly")
+    header = [line for line in result.outlines if line.startswith("hwrepair: fixers")]
+    assert header and "--hwrepair-max-connections=3" in header[0], result.outlines[:5]
