@@ -123,8 +123,7 @@ class FakeLLM:
     # ------------------------------------------------------------ control
 
     def start(self, port: int = 0) -> FakeLLM:
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", port), _handler(self))
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
@@ -189,6 +188,11 @@ class FakeLLM:
             batch["ended"] = True
             batch["results"] = [(cid, None if k < self.batch_errors else self.reply(batch["provider"], body))
                                 for k, (cid, body) in enumerate(batch["requests"])]
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # many connections at once (requests made ahead): never refused by a short backlog
 
 
 def _error(provider: str, kind: str, message: str) -> dict[str, Any]:
