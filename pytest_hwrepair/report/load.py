@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..results.rundir import RunDir, SampleRecord, finished_of
+from ..results.rundir import RunDir, SampleRecord, differing, finished_of
 from ..results.tally import Tally
 from .check import RecordError, check_record
 from .compact import read_compact
@@ -137,7 +137,7 @@ def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
                 continue
             first = seen.setdefault(config["name"], (run.name, config))
             if first[1] != config:
-                keys = ", ".join(sorted(k for k in {*first[1], *config} if first[1].get(k) != config.get(k)))
+                keys = ", ".join(differing(first[1], config))
                 return (f"{first[0]} and {run.name} ran {config['name']} with different {keys}",)
     return ()
 

@@ -128,6 +128,11 @@ def new_run_dir(base: Path = Path(".hwrepair/runs")) -> Path:
             path = base / f"{stamp}-{n}"
 
 
+def differing(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The keys whose values differ between two fixer configurations (one missing counts as differing)."""
+    return sorted(k for k in {*a, *b} if a.get(k) != b.get(k))
+
+
 class RunDir:
     """A run directory; safe to use from several processes at once."""
 
@@ -170,7 +175,7 @@ class RunDir:
             before = recorded.get(label)
             now = json.loads(json.dumps(config, default=str))
             if before is not None and before != now:
-                keys = sorted(k for k in {*before, *now} if before.get(k) != now.get(k))
+                keys = differing(before, now)
                 shown = "; ".join(f"{k}: {before.get(k)!r} then, {now.get(k)!r} now" for k in keys)
                 return (f"--hwrepair-run {self.path}: fixer {label!r} was run there with other settings ({shown}); "
                         "give another run directory (a report over both keeps them apart)")
