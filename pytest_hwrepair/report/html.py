@@ -20,7 +20,7 @@ from .load import Merged
 from .model import Report
 from .plots import Missing, Plot, plots
 from .samples import browser_data
-from .sections import Section, sections
+from .sections import Section, est, sections
 
 FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),
            ("verdict", "verdict"), ("category", "category"))
@@ -56,6 +56,21 @@ def _table(s: Section) -> str:
     empty = "" if s.rows else '<p class="note">(none)</p>'
     return f"<h3>{_e(s.title)}</h3><table class=\"data\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" \
            f"{empty}{note}"
+
+
+def headline(report: Report) -> Section:
+    """Fixers x domains at the smallest k (pass@1 unless k = 1 was left out), with their intervals; correct@k
+    only where some bug has a strong oracle."""
+    k = str(min(report.k)) if report.k else "1"
+    rows = report.tables.domains
+    strong = any(r.correct_at[k].value is not None for r in rows)
+    note = "mean over bugs [95 % bootstrap interval]; " + (
+        "correct: the repair also passes the strong oracle" if strong
+        else f"correct@{k} left out: no bug here has a strong oracle")
+    return Section(f"pass@{k}{f' and correct@{k}' if strong else ''} by fixer and domain",
+                   ("fixer", "domain", "bugs", f"pass@{k}", *((f"correct@{k}",) if strong else ())),
+                   tuple((r.group.get("fixer", ""), r.group.get("domain", ""), r.bugs, est(r.pass_at[k]),
+                          *((est(r.correct_at[k]),) if strong else ())) for r in rows), note)
 
 
 def _cards(report: Report) -> str:
@@ -99,8 +114,9 @@ def render_html(report: Report, merged: Merged) -> str:
         f"<title>hwrepair report: {_e(runs)}</title><style>{asset('report.css')}</style></head><body>"
         f"<header><h1>hwrepair report</h1><p>runs: {_e(runs)}; {report.merge.samples} samples; "
         f"k = {_e(', '.join(str(k) for k in report.k))}</p>"
-        '<nav><a href="#card">evaluation card</a><a href="#plots">plots</a><a href="#tables">tables</a>'
+        '<nav><a href="#headline">headline</a><a href="#card">evaluation card</a><a href="#plots">plots</a><a href="#tables">tables</a>'
         '<a href="#samples">samples</a></nav></header>'
+        f'<section id="headline"><h2>Headline</h2>{_table(headline(report))}</section>'
         f'<section id="card"><h2>Evaluation card</h2>{_cards(report)}</section>'
         f'<section id="notes"><h2>Notes</h2><ul>{notes}</ul></section>'
         f'<section id="plots"><h2>Plots</h2>{_plots(found, missing)}</section>'
@@ -111,4 +127,4 @@ def render_html(report: Report, merged: Merged) -> str:
     )
 
 
-__all__ = ["render_html", "script_json"]
+__all__ = ["headline", "render_html", "script_json"]

@@ -118,6 +118,55 @@ def test_html_report_renders_filters_and_stays_offline(report_html: tuple[Path, 
         assert {u for u in page.requests()} == {html.as_uri()}  # nothing fetched but the page itself
 
 
+def test_headline_opens_the_page_and_a_sample_link_scrolls_to_its_sample(report_html: tuple[Path, Any],
+                                                                         tmp_path: Path) -> None:
+    html, records = report_html
+    assert CHROMIUM is not None
+    far = records[-1]["key"]  # listed last: far below the first screen
+    with Page(CHROMIUM, tmp_path / "profile") as page:
+        for domain in ("Runtime", "Log", "Page"):
+            page.call(f"{domain}.enable")
+        page.call("Emulation.setDeviceMetricsOverride", width=1280, height=800, deviceScaleFactor=1, mobile=False)
+        page.call("Page.navigate", url=html.as_uri())
+        page.wait_for("Page.loadEventFired")
+        head = page.evaluate("(() => { const t = document.querySelector('table');"
+                             " const r = t.getBoundingClientRect();"
+                             " return {inHeadline: t.closest('section').id, top: r.top, bottom: r.bottom,"
+                             " height: window.innerHeight,"
+                             " rows: Array.from(t.tBodies[0].rows).map(x => Array.from(x.cells).map(c => c.textContent))};"
+                             " })()")
+        assert head["inHeadline"] == "headline"  # the first table of the page
+        assert 0 <= head["top"] and head["bottom"] <= head["height"], head  # in the first screen
+        assert {(r[0], r[1]) for r in head["rows"]} == {(r["fixer"], "hls") for r in records}
+        assert all("[" in r[3] and len(r) == 4 for r in head["rows"]), head["rows"]  # pass@1 with its interval
+        # the demo cases have no strong oracle: correct@1 is left out with a note, not printed as n/a
+        assert "correct@1 left out" in page.evaluate("document.querySelector('#headline p.note').textContent")
+        widths = page.evaluate("(() => { const s = document.querySelector('#plots').getBoundingClientRect().width;"
+                               " return Array.from(document.querySelectorAll('svg.chart')).map("
+                               "c => c.getBoundingClientRect().width / s); })()")
+        assert widths and min(widths) > 0.95, widths  # every plot at the page's full width
+        assert page.evaluate("window.scrollY") == 0
+
+        page.call("Page.navigate", url=html.as_uri() + "#sample=" + far)
+        page.evaluate("new Promise(r => setTimeout(r, 300))")
+        seen = page.evaluate("(() => { const row = document.querySelector('#sample-rows tr.selected');"
+                             " const r = row.getBoundingClientRect();"
+                             " const data = JSON.parse(document.getElementById('hwrepair-data').textContent);"
+                             " return {key: data.samples[Number(row.dataset.index)].key, top: r.top,"
+                             " height: window.innerHeight, scrolled: window.scrollY,"
+                             " detail: document.getElementById('detail').innerText}; })()")
+        assert seen["key"] == far and seen["scrolled"] > 0 and -1 <= seen["top"] < seen["height"], seen  # scrolled to its row
+        assert far in seen["detail"]
+        other = records[0]["key"]
+        page.evaluate(f"window.location.hash = 'sample=' + {json.dumps(other)}")
+        page.evaluate("new Promise(r => setTimeout(r, 300))")
+        assert page.evaluate("JSON.parse(document.getElementById('hwrepair-data').textContent).samples["
+                             "Number(document.querySelector('#sample-rows tr.selected').dataset.index)].key") == other
+        link = page.evaluate("document.querySelector('#detail a.permalink').getAttribute('href')")
+        assert link == "#sample=" + other
+        assert page.errors() == []
+
+
 def test_injected_response_is_shown_as_text(report_html: tuple[Path, Any], tmp_path: Path) -> None:
     html, records = report_html
     target = next(r for r in records if r["fixer"].startswith("openai"))

@@ -88,6 +88,9 @@
       (s.iteration === null ? "" : " | iteration " + s.iteration) + (s.stop ? " | stop " + s.stop : "") +
       (s.speedup === null ? "" : " | speedup " + s.speedup) + " | run " + s.run + " | key " + s.key;
     detail.appendChild(el("p", facts, "facts"));
+    var link = el("a", "link to this sample", "permalink");
+    link.href = "#sample=" + encodeURIComponent(s.key);
+    detail.appendChild(link);
     detail.appendChild(el("p", texts[s.summary], "summary"));
     detail.appendChild(block("candidate diff", texts[s.diff], true));
     detail.appendChild(block("oracle log (tail)", texts[s.log], false));
@@ -95,7 +98,28 @@
     detail.appendChild(block("raw response", texts[s.response], false));
   }
 
+  // #sample=KEY: clear the filters, list the sample, open it and scroll to it.
+  function follow() {
+    var hash = window.location.hash;
+    if (hash.indexOf("#sample=") !== 0) { return; }
+    var key = decodeURIComponent(hash.slice(8)), index = -1;
+    for (var i = 0; i < samples.length; i++) {  // the final attempt where a sample has several
+      if (samples[i].key === key && (index < 0 || samples[i].final)) { index = i; }
+    }
+    if (index < 0) { document.getElementById("count").textContent = "no sample with key " + key; return; }
+    FILTERS.forEach(function (name) { document.getElementById("f-" + name).value = ""; });
+    document.getElementById("f-text").value = "";
+    document.getElementById("f-final").checked = false;
+    shown = Math.max(PAGE, Math.ceil((index + 1) / PAGE) * PAGE);
+    render();
+    var row = document.querySelector('#sample-rows tr[data-index="' + index + '"]');
+    showDetail(samples[index], row);
+    row.scrollIntoView({block: "start"});
+  }
+
   fillFilters();
   render();
+  follow();
+  window.addEventListener("hashchange", follow);
   document.body.dataset.ready = "1";
 })();
