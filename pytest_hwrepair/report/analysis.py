@@ -15,7 +15,8 @@ from .tables import BugPoint, per_bug_pass1
 POOLED = "(pooled)"
 # run.json settings that make two runs different protocols (the axes a comparison names).
 AXES = ("protocol", "feedback", "history", "iterations", "perf_gate", "input", "samples", "temperature", "top_p",
-        "max_tokens", "seed", "sandbox", "simulator", "prompt")
+        "max_tokens", "seed", "sandbox", "simulator", "prompt", "model", "endpoint")
+FIXER_AXES = ("model", "endpoint")  # per fixer, in run.json's fixer_configs
 
 
 def _r(value: float | None) -> float | None:
@@ -83,6 +84,11 @@ def paired(rows: Sequence[BugPoint]) -> list[Paired]:
 
 
 def _setting(info: dict[str, Any], axis: str) -> str:
+    if axis in FIXER_AXES:  # each fixer's own, from its recorded configuration
+        configs = info.get("fixer_configs") or {}
+        values = sorted(f"{label}={c[axis]}" for label, c in configs.items()
+                        if isinstance(c, dict) and c.get(axis) is not None)
+        return ", ".join(values) or "-"
     value = (info.get("settings") or {}).get(axis)
     return "-" if value is None else str(value)
 

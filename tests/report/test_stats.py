@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import json
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,17 @@ def test_correct_at_k_counts_samples_the_strong_oracle_never_saw(tmp_path: Path)
     assert (row.passed, row.correct, row.plausible) == (3, 2, 1)
     assert row.correct_at["1"].value == pytest.approx(0.4) and row.pass_at["1"].value == pytest.approx(0.6)
     assert report.summary["fixers"][0]["correct_at"]["1"] == pytest.approx(0.4)
+
+
+def test_model_and_endpoint_are_comparison_axes(tmp_path: Path) -> None:
+    runs = []
+    for name, model, endpoint in (("A", "gpt-4.1", "http://127.0.0.1:1/v1"), ("B", "gpt-4.1-mini", "http://127.0.0.1:2/v1")):
+        run = _runs_with_scores(tmp_path / name, {"openai": 5}, "L0")
+        info = json.loads((run / "run.json").read_text())
+        info["fixer_configs"] = {"openai": {"name": "openai", "model": model, "endpoint": endpoint}}
+        (run / "run.json").write_text(json.dumps(info))
+        runs.append(run)
+    cmp = build_report(merge(load_runs(runs)), [1], resamples=200).comparison
+    assert cmp is not None and cmp.axes == {
+        "model": {"A": "openai=gpt-4.1", "B": "openai=gpt-4.1-mini"},
+        "endpoint": {"A": "openai=http://127.0.0.1:1/v1", "B": "openai=http://127.0.0.1:2/v1"}}
