@@ -89,8 +89,8 @@ def _tex_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]
                r"\end{tabular}"]
     if "p{" not in spec:  # shrunk to the text width where wider, never enlarged
         tabular = [r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%", *tabular, "}"]
-    out = [r"\begin{table}[ht]", r"\centering\small", rf"\caption{{{tex(title)}}}", rf"\label{{{_label(title, labels)}}}",
-           *tabular]
+    out = [r"\begin{table}[ht]", r"\centering\small", rf"\caption{{{tex(title)}}}",
+           rf"\label{{{_label(title, labels)}}}", *tabular]
     if note:
         out.append(rf"\par\footnotesize {tex(note)}")
     return [*out, r"\end{table}", ""]

@@ -114,7 +114,8 @@ def render_html(report: Report, merged: Merged) -> str:
         f"<title>hwrepair report: {_e(runs)}</title><style>{asset('report.css')}</style></head><body>"
         f"<header><h1>hwrepair report</h1><p>runs: {_e(runs)}; {report.merge.samples} samples; "
         f"k = {_e(', '.join(str(k) for k in report.k))}</p>"
-        '<nav><a href="#headline">headline</a><a href="#card">evaluation card</a><a href="#plots">plots</a><a href="#tables">tables</a>'
+        '<nav><a href="#headline">headline</a><a href="#card">evaluation card</a><a href="#plots">plots</a>'
+        '<a href="#tables">tables</a>'
         '<a href="#samples">samples</a></nav></header>'
         f'<section id="headline"><h2>Headline</h2>{_table(headline(report))}</section>'
         f'<section id="card"><h2>Evaluation card</h2>{_cards(report)}</section>'

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -166,7 +166,8 @@ def test_correct_at_k_counts_samples_the_strong_oracle_never_saw(tmp_path: Path)
 
 def test_model_and_endpoint_are_comparison_axes(tmp_path: Path) -> None:
     runs = []
-    for name, model, endpoint in (("A", "gpt-4.1", "http://127.0.0.1:1/v1"), ("B", "gpt-4.1-mini", "http://127.0.0.1:2/v1")):
+    for name, model, endpoint in (("A", "gpt-4.1", "http://127.0.0.1:1/v1"),
+                                  ("B", "gpt-4.1-mini", "http://127.0.0.1:2/v1")):
         run = _runs_with_scores(tmp_path / name, {"openai": 5}, "L0")
         info = json.loads((run / "run.json").read_text())
         info["fixer_configs"] = {"openai": {"name": "openai", "model": model, "endpoint": endpoint}}
