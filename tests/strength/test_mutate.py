@@ -12,6 +12,7 @@ from pytest_hwrepair.strength.mutate import (
     apply_all,
     candidate_edits,
     mutants,
+    operators_for,
     parse_operators,
     seeded_order,
     tokenize,
@@ -197,3 +198,39 @@ def test_language_specific_operators_stay_in_their_language() -> None:
     v_ops = {e.operator for e in candidate_edits(SAMPLE_V, V)}
     assert not c_ops & {Op.BLOCKING, Op.RESET, Op.BIT_INDEX, Op.WIDTH, Op.SENSITIVITY}
     assert not v_ops & {Op.INDEX, Op.INIT, Op.GUARD}
+
+
+SPECIAL_C = ("static int f(int n, const int *a, unsigned k) { return n + k; }\n"
+             "void g(int x[], long m) { x[0] = m; }\n"
+             "struct s h(int q) { struct s r; return r; }\n"
+             "__global__ void kern(float *o, int n) { if (n) o[0] = 1; }\n"
+             "int p(int (*cb)(int, int), uint8_t b) { return cb(b, 1); }\n")
+
+
+def test_special_casing_mutants_return_early_for_one_value_of_an_integer_parameter() -> None:
+    found = {e.apply(SPECIAL_C).splitlines()[SPECIAL_C[:e.offset].count("\n")] for e in
+             candidate_edits(SPECIAL_C, C, [Op.SPECIAL])}
+    assert found == {
+        "static int f(int n, const int *a, unsigned k) { if (n == 0) return 0; return n + k; }",
+        "static int f(int n, const int *a, unsigned k) { if (n == 1) return 0; return n + k; }",
+        "static int f(int n, const int *a, unsigned k) { if (k == 0) return 0; return n + k; }",
+        "static int f(int n, const int *a, unsigned k) { if (k == 1) return 0; return n + k; }",
+        "void g(int x[], long m) { if (m == 0) return; x[0] = m; }",
+        "void g(int x[], long m) { if (m == 1) return; x[0] = m; }",
+        "__global__ void kern(float *o, int n) { if (n == 0) return; if (n) o[0] = 1; }",
+        "__global__ void kern(float *o, int n) { if (n == 1) return; if (n) o[0] = 1; }",
+        "int p(int (*cb)(int, int), uint8_t b) { if (b == 0) return 0; return cb(b, 1); }",
+        "int p(int (*cb)(int, int), uint8_t b) { if (b == 1) return 0; return cb(b, 1); }",
+    }  # no pointer, array or function-pointer parameter; nothing for a function returning a struct
+    assert candidate_edits("module m(input a, output b); assign b = a; endmodule\n", V, [Op.SPECIAL]) == []
+
+
+def test_special_casing_is_a_mutant_never_a_repair_candidate() -> None:
+    assert Op.SPECIAL not in operators_for(C)
+    assert all(e.operator is not Op.SPECIAL for e in candidate_edits(SPECIAL_C, C))  # the search's default
+
+
+def test_special_casing_mutants_follow_the_seeded_sample_and_leave_it_unchanged() -> None:
+    base = seeded_order(candidate_edits(SAMPLE_C + SPECIAL_C, C, MUTANT_OPERATORS), 3)[:5]
+    got = mutants(SAMPLE_C + SPECIAL_C, C, 5, 3)
+    assert got[:5] == base and len(got) == 15 and {e.operator for e in got[5:]} == {Op.SPECIAL}

@@ -38,9 +38,13 @@ OPERATORS: dict[Op, OperatorFn] = {
     Op.RESET: ops_verilog.reset,
     Op.BIT_INDEX: ops_value.bit_index,
     Op.WIDTH: ops_value.width,
+    Op.SPECIAL: ops_stmt.special,
 }
 
-C_ONLY = frozenset({Op.INDEX, Op.INIT, Op.GUARD})
+C_ONLY = frozenset({Op.INDEX, Op.INIT, Op.GUARD, Op.SPECIAL})
+# Edits that make a program pass by special-casing an input: mutants that a strong oracle must kill, never
+# candidates the repair search proposes.
+MUTANT_ONLY = frozenset({Op.SPECIAL})
 VERILOG_ONLY = frozenset({Op.BLOCKING, Op.SENSITIVITY, Op.RESET, Op.BIT_INDEX, Op.WIDTH})
 # The single-edit mutants of mutation analysis: operator swap, constant ±1, bound off-by-one,
 # shift direction, index ±1, statement deletion.
@@ -48,10 +52,13 @@ MUTANT_OPERATORS = (Op.RELATIONAL, Op.ARITHMETIC, Op.LOGICAL, Op.CONSTANT, Op.BO
                     Op.BIT_INDEX, Op.DELETE)
 
 
+def _applies(op: Op, language: Language) -> bool:
+    return op not in (VERILOG_ONLY if language is not Language.VERILOG else C_ONLY)
+
+
 def operators_for(language: Language) -> tuple[Op, ...]:
-    """The operators that apply to a language, in registry order."""
-    skip = VERILOG_ONLY if language is not Language.VERILOG else C_ONLY
-    return tuple(op for op in OPERATORS if op not in skip)
+    """The repair operators that apply to a language, in registry order."""
+    return tuple(op for op in OPERATORS if _applies(op, language) and op not in MUTANT_ONLY)
 
 
 def parse_operators(names: Iterable[str]) -> tuple[Op, ...]:
@@ -70,8 +77,8 @@ def candidate_edits(text: str, language: Language, operators: Iterable[Op] | Non
     """Every edit the operators propose, deduplicated, sorted by offset then operator; at one site an
     operator's edits keep the order it proposed them in (likeliest first)."""
     src = Source(text, language)
-    allowed = operators_for(language)
-    chosen = [op for op in (operators if operators is not None else allowed) if op in allowed]
+    chosen = [op for op in (operators if operators is not None else operators_for(language))
+              if _applies(op, language)]
     seen: set[tuple[int, str, str]] = set()
     out: list[Edit] = []
     for op in chosen:
@@ -87,9 +94,11 @@ def candidate_edits(text: str, language: Language, operators: Iterable[Op] | Non
 
 def mutants(text: str, language: Language, n: int, seed: int, operators: Iterable[Op] = MUTANT_OPERATORS) \
         -> list[Edit]:
-    """Up to n single-edit mutants in a seeded order (mutation analysis)."""
-    return seeded_order(candidate_edits(text, language, operators), seed)[:n]
+    """Up to n single-edit mutants in a seeded order (mutation analysis), then every special-casing mutant
+    of the text (a few per function; kept apart so that the seeded sample stays what it was)."""
+    return seeded_order(candidate_edits(text, language, operators), seed)[:n] + \
+        candidate_edits(text, language, MUTANT_ONLY)
 
 
-__all__ = ["MUTANT_OPERATORS", "OPERATORS", "Edit", "Language", "Op", "Source", "apply_all", "candidate_edits",
+__all__ = ["MUTANT_ONLY", "MUTANT_OPERATORS", "OPERATORS", "Edit", "Language", "Op", "Source", "apply_all", "candidate_edits",
            "mutants", "operators_for", "parse_operators", "seeded_order", "tokenize"]

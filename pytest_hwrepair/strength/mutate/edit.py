@@ -31,6 +31,7 @@ class Op(enum.StrEnum):
     RESET = "reset"
     BIT_INDEX = "bit_index"
     WIDTH = "width"
+    SPECIAL = "special"  # an early return for one parameter value (mutation analysis only)
     SYNTAX = "syntax"  # repairs guided by a compiler or lint log (the search fixer's, not a mutant)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from .edit import Edit, Op
 from .structure import Source, Statement, StmtKind
-from .tokens import C_TYPES, Kind
+from .tokens import C_TYPES, Kind, Token
 
 MAX_NAMES = 12
 MAX_GUARDS = 8
@@ -267,3 +267,60 @@ def type_(src: Source) -> Iterator[Edit]:
             continue
         for new in table[t.text]:
             yield Edit(t.start, t.text, new, Op.TYPE)
+
+
+_INTEGER = frozenset({"char", "short", "int", "long", "unsigned", "signed", "size_t", "int8_t", "int16_t",
+                      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t"})
+_QUALIFIERS = frozenset({"static", "inline", "const", "extern", "__global__", "__device__", "__host__",
+                         "__forceinline__", "register", "volatile"})
+SPECIAL_VALUES = ("0", "1")
+
+
+def _return_of(src: Source, name: int) -> str | None:
+    """`return;` or `return 0;` for the function named at token `name`; None where its type is not plain."""
+    words: list[str] = []
+    k = name - 1
+    while k >= 0 and (src.tokens[k].kind in (Kind.KEYWORD, Kind.IDENT) or src.tokens[k].text == "*"):
+        words.append(src.tokens[k].text)
+        k -= 1
+    types = [w for w in words if w not in _QUALIFIERS]
+    if not types or any(w not in C_TYPES and w != "*" for w in types):
+        return None  # a struct, a typedef'd name: no fixed value to return
+    return "return;" if types == ["void"] else "return 0;"
+
+
+def _integer_params(src: Source, open_: int, close: int) -> list[str]:
+    """Names of the scalar integer parameters in the `(...)` group open_..close."""
+    out: list[str] = []
+    part: list[Token] = []
+    depth = 0
+    for k in range(open_ + 1, close + 1):
+        t = src.tokens[k]
+        depth += (t.text in "([{") - (t.text in ")]}") if t.kind is Kind.PUNCT else 0
+        if k == close or (t.text == "," and depth == 0):
+            texts = [p.text for p in part]
+            if part and part[-1].kind is Kind.IDENT and "*" not in texts and "[" not in texts and "&" not in texts \
+                    and any(w in _INTEGER for w in texts[:-1]):
+                out.append(part[-1].text)
+            part = []
+        else:
+            part.append(t)
+    return out
+
+
+def special(src: Source) -> Iterator[Edit]:
+    """A special case: `if (n == 0) return 0;` first in a function, for each scalar integer parameter and the
+    values 0 and 1 — what a patch that special-cases a test input looks like (a mutant, never a repair)."""
+    if src.verilog:
+        return
+    for open_brace, _ in src.blocks:
+        close = open_brace - 1
+        start = src.match.get(close)
+        if start is None or start < 1 or src.tokens[start - 1].kind is not Kind.IDENT:
+            continue
+        returned = _return_of(src, start - 1)
+        if returned is None:
+            continue
+        for name in _integer_params(src, start, close):
+            for value in SPECIAL_VALUES:
+                yield Edit(src.tokens[open_brace].end, "", f" if ({name} == {value}) {returned}", Op.SPECIAL)
