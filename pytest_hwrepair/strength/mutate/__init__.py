@@ -100,5 +100,5 @@ def mutants(text: str, language: Language, n: int, seed: int, operators: Iterabl
         candidate_edits(text, language, MUTANT_ONLY)
 
 
-__all__ = ["MUTANT_ONLY", "MUTANT_OPERATORS", "OPERATORS", "Edit", "Language", "Op", "Source", "apply_all", "candidate_edits",
-           "mutants", "operators_for", "parse_operators", "seeded_order", "tokenize"]
+__all__ = ["MUTANT_ONLY", "MUTANT_OPERATORS", "OPERATORS", "Edit", "Language", "Op", "Source", "apply_all",
+           "candidate_edits", "mutants", "operators_for", "parse_operators", "seeded_order", "tokenize"]
