@@ -79,8 +79,9 @@ def _parser(*, sources: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--perf-gate", type=float, default=None, metavar="P",
                    help="cuda: override every task's perf gate")
     p.add_argument("--mutants", type=int, metavar="N",
-                   help="oracle strength instead: N single-edit mutants of each golden target, judged by the suite "
-                        "and the strong oracle")
+                   help="oracle strength instead: N single-edit mutants of each golden target in a seeded order, "
+                        "then every special-casing mutant of a C or CUDA target (an early return for one value of "
+                        "an integer parameter; N = 0: only those), judged by the suite and the strong oracle")
     p.add_argument("--mutant-seed", type=int, default=0, help="the seed that orders each target's mutants")
     p.add_argument("--mutants-out", type=Path, default=Path(".hwrepair/mutants.json"), metavar="FILE",
                    help="where the mutant results go (read by `hwrepair stats --mutants FILE`)")

@@ -21,8 +21,9 @@ MAX_MUTANTS = 10_000
 
 def run_mutants(ns: argparse.Namespace, sandbox: Sandbox, options: OracleOptions) -> int:
     """Judge N mutants of every case under the paths; print the tables and write the results file."""
-    if not 1 <= ns.mutants <= MAX_MUTANTS:
-        print(f"hwrepair validate: --mutants {ns.mutants}: give a count from 1 to {MAX_MUTANTS}", file=sys.stderr)
+    if not 0 <= ns.mutants <= MAX_MUTANTS:
+        print(f"hwrepair validate: --mutants {ns.mutants}: give a count from 0 (only the special-casing mutants) "
+              f"to {MAX_MUTANTS}", file=sys.stderr)
         return 2
     for path in ns.paths:
         if not path.exists():

@@ -159,8 +159,8 @@ def test_validate_mutants_writes_results_that_stats_puts_into_a_readme(tmp_path:
 
 def test_mutant_count_out_of_range_is_a_usage_error(tmp_path: Path, clip: Case,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["validate", "--mutants", "0", str(clip.root)]) == 2
-    assert "--mutants 0: give a count from 1 to" in capsys.readouterr().err
+    assert main(["validate", "--mutants", "-1", str(clip.root)]) == 2
+    assert "--mutants -1: give a count from 0 (only the special-casing mutants) to" in capsys.readouterr().err
 
 
 def _notes(case: Case, body: str) -> Case:
