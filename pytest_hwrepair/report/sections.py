@@ -34,19 +34,29 @@ def est(e: Estimate) -> str:
     return f"{num(e.value)} [{num(e.low)}, {num(e.high)}]"
 
 
-def _metric_rows(rows: Sequence[TableRow], keys: Sequence[str], ks: Sequence[int]) -> tuple[tuple[Any, ...], ...]:
+def _metric_rows(rows: Sequence[TableRow], keys: Sequence[str], pass_ks: Sequence[int],
+                 correct_ks: Sequence[int]) -> tuple[tuple[Any, ...], ...]:
     return tuple((*[r.group.get(k, "") for k in keys], r.bugs, r.samples,
-                  *[est(r.pass_at[str(k)]) for k in ks], *[est(r.correct_at[str(k)]) for k in ks],
+                  *[est(r.pass_at[str(k)]) for k in pass_ks], *[est(r.correct_at[str(k)]) for k in correct_ks],
                   r.plausible, r.undecided, num(r.multiplicity), r.errors, r.skipped) for r in rows)
 
 
 def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks: Sequence[int]) -> Section:
-    headers = (*keys, "bugs", "samples", *[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks],
+    """A table of pass@k and correct@k; a column no row can fill is left out, and the note says why."""
+    pass_ks = [k for k in ks if any(r.pass_at[str(k)].value is not None for r in rows)] or list(ks[:1])
+    correct_ks = [k for k in ks if any(r.correct_at[str(k)].value is not None for r in rows)]
+    headers = (*keys, "bugs", "samples", *[f"pass@{k}" for k in pass_ks], *[f"correct@{k}" for k in correct_ks],
                "plausible", "undecided", "mult", "errors", "skips")
-    return Section(title, tuple(headers), _metric_rows(rows, keys, ks),
+    left = [f"pass@{k} (no bug has {k} samples)" for k in ks if k not in pass_ks]
+    if not correct_ks and rows:
+        left.append("correct@k (no bug here has a strong oracle)")
+    elif len(correct_ks) < len(ks):
+        left += [f"correct@{k} (no bug with a strong oracle has {k} samples)" for k in ks if k not in correct_ks]
+    return Section(title, tuple(headers), _metric_rows(rows, keys, pass_ks, correct_ks),
                    "pass@k and correct@k: mean over bugs [95 % bootstrap interval]; plausible: passed the suite "
                    "oracle, failed the strong one; undecided: passed, no strong verdict (not correct); n/a: some bug "
-                   "has n < k, or no bug has a strong oracle")
+                   "of the row has n < k, or no bug of the row has a strong oracle"
+                   + (f"; left out: {', '.join(left)}" if left else ""))
 
 
 def stat_sections(report: Report) -> list[Section]:

@@ -116,3 +116,14 @@ def test_latex_of_a_two_fixer_run_compiles_in_the_article_class(tmp_path: Path) 
     assert (tmp_path / "paper.pdf").stat().st_size > 1000
     for warning in ("Overfull \\hbox", "undefined", "multiply defined", "Missing character"):
         assert warning not in log, warning
+
+
+def test_columns_no_row_can_fill_are_left_out_with_the_reason(tmp_path: Path) -> None:
+    run = plant(tmp_path / "run", bug_samples("a", "OOB-01", "Pg Fa") + bug_samples("a", "SHFT-01", "Fa Fa"))
+    out = tmp_path / "r.md"
+    assert main(["report", str(run), "--format", "markdown", "--out", str(out), "-k", "1,5",
+                 "--bootstrap", "200"]) == 0
+    page = out.read_text()
+    table = page.split("## by fixer\n\n", 1)[1].split("\n\n", 2)
+    assert table[0].startswith("| fixer | bugs | samples | pass@1 | plausible |")  # no pass@5, no correct@k
+    assert "left out: pass@5 (no bug has 5 samples), correct@k (no bug here has a strong oracle)" in table[1]
