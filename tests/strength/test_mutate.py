@@ -234,3 +234,9 @@ def test_special_casing_mutants_follow_the_seeded_sample_and_leave_it_unchanged(
     base = seeded_order(candidate_edits(SAMPLE_C + SPECIAL_C, C, MUTANT_OPERATORS), 3)[:5]
     got = mutants(SAMPLE_C + SPECIAL_C, C, 5, 3)
     assert got[:5] == base and len(got) == 15 and {e.operator for e in got[5:]} == {Op.SPECIAL}
+
+
+def test_special_casing_targets_the_interface_not_the_helpers_it_calls() -> None:
+    text = "static int helper(int v) { return v * 2; }\nint top(int n) { return helper(n) + 1; }\n"
+    assert {e.new for e in candidate_edits(text, C, [Op.SPECIAL])} == {" if (n == 0) return 0;",
+                                                                      " if (n == 1) return 0;"}

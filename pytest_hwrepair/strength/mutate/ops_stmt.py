@@ -308,15 +308,24 @@ def _integer_params(src: Source, open_: int, close: int) -> list[str]:
     return out
 
 
+def _called(src: Source) -> frozenset[str]:
+    """Names called inside some function body of the text."""
+    return frozenset(t.text for a, b in src.blocks for k in range(a, b) if (t := src.tokens[k]).kind is Kind.IDENT
+                     and src.tokens[k + 1].text == "(")
+
+
 def special(src: Source) -> Iterator[Edit]:
-    """A special case: `if (n == 0) return 0;` first in a function, for each scalar integer parameter and the
-    values 0 and 1 — what a patch that special-cases a test input looks like (a mutant, never a repair)."""
+    """A special case: `if (n == 0) return 0;` first in an interface function (one the text defines and never
+    calls: what its driver calls), for each scalar integer parameter and the values 0 and 1 — what a patch
+    that special-cases a test input looks like (a mutant, never a repair)."""
     if src.verilog:
         return
+    called = _called(src)
     for open_brace, _ in src.blocks:
         close = open_brace - 1
         start = src.match.get(close)
-        if start is None or start < 1 or src.tokens[start - 1].kind is not Kind.IDENT:
+        if start is None or start < 1 or src.tokens[start - 1].kind is not Kind.IDENT \
+                or src.tokens[start - 1].text in called:
             continue
         returned = _return_of(src, start - 1)
         if returned is None:
