@@ -42,10 +42,10 @@ class HarnessProbe:
         self._counting = CountingSandbox(sandbox)
         self._case, self._sandbox, self._ctx = case, self._counting, ctx
         self._buggy = case.buggy_files(bug)
-        self._target = case.target
+        self._target = case.target_of(bug)  # the file the bug lives in, which the search edits
         self._oracle = make_oracle(case, ctx)
         self._jobs = max(1, jobs)
-        self._language = Language.of(case.target)
+        self._language = Language.of(self._target)
         self._build = c_build(case) if domain_of(case.domain).language == "c" else None
         self._reuse = reuse_objects
         self._prebuilt: PrebuiltObjects | None = None

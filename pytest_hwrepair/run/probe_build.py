@@ -135,7 +135,7 @@ class PrebuiltObjects:
     def make(cls, case: Case, build: CBuild, target: str, buggy: dict[str, str], sandbox: Sandbox,
              ctx: OracleContext) -> PrebuiltObjects:
         others = [s for s in build.sources if s != target]
-        if not others:
+        if not others or target not in build.sources:  # a header or an #included file: every object may hold it
             return cls(None, {})
         objects: dict[str, bytes] = {}
         with tempfile.TemporaryDirectory(prefix="hwrepair-objects-") as tmp:

@@ -172,3 +172,18 @@ def test_counting_sandbox_keeps_output_status_and_signal() -> None:
         spin = counting.run(Path(tmp), "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", timeout=30,
                             limits=Limits())
     assert spin.ok and counting.seconds > 0
+
+
+@pytest.mark.parametrize("bug", ["BUF-02", "INF-01"])  # in a header every source includes; in another source
+def test_probe_takes_the_file_the_bug_lives_in(tmp_path: Path, bug: str) -> None:
+    case = load_case(CORPUS / "hls" / "hard" / "deflate" / "case.toml")
+    name = case.target_of(case.bug(bug))
+    assert name != case.target
+    probe = probe_for(case, bug, tmp_path)
+    assert not probe.check({name: case.buggy_files(case.bug(bug))[name]}).passed
+    for _ in range(2):  # the second check links prebuilt objects where that is safe
+        assert probe.check({name: case.files[name]}).passed
+    # objects compiled once would hold the header as it was: a header's probe compiles everything each time
+    assert probe.reuses_objects is name.endswith(".c")
+    with pytest.raises(ProbeError, match=f"exactly the target file '{name}'"):
+        probe.check({case.target: case.files[case.target]})
