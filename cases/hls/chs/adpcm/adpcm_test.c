@@ -16,7 +16,12 @@
  *                     (N >= 1), with N % 8 choosing the pattern: realistic
  *                     signals, silence, full-scale squares, constant
  *                     levels at the extremes, white noise, ramps and
- *                     impulses, short odd lengths, random code bytes
+ *                     impulses, short odd lengths, random code bytes;
+ *                     then, for every N, the edges: streams of 0 to 3
+ *                     samples ((N - 1) % 4) from extreme coder states,
+ *                     WAVE blocks of the header only and of the largest
+ *                     size in one channel or two, and the SNR measure
+ *                     over empty, one-sample, whole and delayed ranges
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -393,6 +398,8 @@ static void seeded_ima(int pattern)
     printf("ima.length %d\n", n);
     make_pattern(pattern, sig, n);
     ima_stream("ima", sig, n, pred, index);
+    put_snr("ima.snr_whole", sig, decoded, 0, n, 0);
+    put_snr("ima.snr_delayed", sig, decoded, 1, n, 1);
     for (i = 0; i < n; i++)
         unpacked[i] = (uint8_t)rng_next();
     ima_decoder_only("ima_random_codes", unpacked, n, pred, index);
@@ -432,6 +439,49 @@ static void seeded_g722(int pattern)
     g722_decoder_only("g722_random_codes", codes, n, 1 + rng_below(3));
 }
 
+/* the smallest and largest inputs of the interface, after the pattern's
+ * own: seeds 1, 2, 3, 4 (and every fourth after) give streams of 0, 1, 2
+ * and 3 samples; the WAVE part alternates one and two channels every four
+ * seeds */
+static void seeded_edges(uint64_t seed, int pattern)
+{
+    static const int preds[4] = { 0, 32767, -32768, -1 };
+    static const int indexes[4] = { 0, 88, 44, -1 };
+    int n = (int)((seed - 1) % 4);
+    int channels = 1 + (int)((seed - 1) / 4 % 2);
+    int pred = preds[rng_below(4)], index = indexes[rng_below(4)];
+    int largest = 4 * channels * (1 + (MAX_SAMPLES / channels - 1) / 8);
+    int i;
+
+    if (pred < 0)
+        pred = rng_sample();
+    if (index < 0)
+        index = rng_below(89);
+    printf("edges.length %d\n", n);
+    make_pattern(pattern, sig, n);
+    ima_stream("edges.ima", sig, n, pred, index);
+    put_snr("edges.snr_empty", sig, decoded, 0, 0, 0);
+    put_snr("edges.snr_whole", sig, decoded, 0, n, 0);
+    put_snr("edges.snr_delayed", sig, decoded, 1, n, 1);
+    for (i = 0; i < n; i++)
+        unpacked[i] = (uint8_t)rng_next();
+    ima_decoder_only("edges.ima_random_codes", unpacked, n, pred, index);
+
+    g722_run("edges.g722", sig, n, 2);
+    for (i = 0; i < (n + 1) / 2; i++)
+        codes[i] = (uint8_t)rng_next();
+    g722_decoder_only("edges.g722_random_codes", codes, n, 1 + rng_below(3));
+
+    /* blocks of the header only (one sample per channel), then one block
+     * as large as the sample buffer allows */
+    printf("edges.wav.layout %d %d 3\n", channels, 4 * channels);
+    make_pattern(pattern, stereo, 3 * channels);
+    wav_blocks("edges.wav_header_only", stereo, channels, 4 * channels, 3, rng_below(89));
+    printf("edges.wav.layout %d %d 1\n", channels, largest);
+    make_pattern(pattern, stereo, adpcm_wav_samples_per_block(largest, channels) * channels);
+    wav_blocks("edges.wav_largest", stereo, channels, largest, 1, index);
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8);
@@ -440,6 +490,7 @@ static void run_seeded(uint64_t seed)
     seeded_ima(pattern);
     seeded_wav(pattern);
     seeded_g722(pattern);
+    seeded_edges(seed, pattern);
 }
 
 int main(int argc, char **argv)

@@ -13,7 +13,9 @@
  *                     IVs and lengths, and degenerate patterns chosen by
  *                     N % 8 (zeros, all ones, repeated and alternating
  *                     bytes, single bits, counters about to wrap, short
- *                     and long messages)
+ *                     and long messages); then, for every N, key sizes
+ *                     the design must reject and every mode on messages
+ *                     of 0, 1, 15, 16 and 17 bytes under a fresh key
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -557,6 +559,44 @@ static void seeded_key_size(int pattern, int bits)
     show_chain(name, key, bits, pt, n, n / 2);
 }
 
+/* key sizes outside 128/192/256 must be refused (the loaded schedule
+ * stays), then the shortest messages in every mode, and each stream mode
+ * alone on one byte with its own IV into a cleared buffer (with one IV
+ * for all, the first keystream block of CFB, OFB and CTR is the same) */
+static void seeded_edges(int pattern)
+{
+    static const int bad_bits[] = { 0, 1, 8, 64, 127, 129, 160, 255, 257, 512, -128 };
+    static const int lengths[] = { 0, 1, BLOCK - 1, BLOCK, BLOCK + 1 };
+    uint8_t key[32], iv[16], icb[16], pt[2 * BLOCK], one[2];
+    char name[32];
+    int i, bits = 128 + 64 * rng_below(3);
+
+    pattern_fill(pattern, key, 32);
+    pattern_fill(pattern, iv, 16);
+    pattern_fill(pattern, pt, 2 * BLOCK);
+    rng_fill(icb, 16);
+    show_key_schedule("edges", key, bits);
+    for (i = 0; i < (int)(sizeof bad_bits / sizeof bad_bits[0]); i++)
+        printf("edges.load_bits %d status %d rounds %d\n", bad_bits[i],
+               aes_load_key(key, bad_bits[i]), aes_rounds());
+    for (i = 0; i < (int)(sizeof lengths / sizeof lengths[0]); i++) {
+        sprintf(name, "edges.len%d", lengths[i]);
+        show_modes(name, iv, icb, pt, lengths[i]);
+    }
+    for (i = 0; i < 3; i++) {
+        rng_fill(iv, 16);
+        memset(one, 0, sizeof one);
+        if (i == 0)
+            aes_cfb128(0, iv, pt, one, 1);
+        else if (i == 1)
+            aes_ofb(iv, pt, one, 1);
+        else
+            aes_ctr(iv, pt, one, 1);
+        sprintf(name, "edges.%s.one_byte", i == 0 ? "cfb" : (i == 1 ? "ofb" : "ctr"));
+        put_bytes(name, one, 2);
+    }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8), bits;
@@ -566,6 +606,7 @@ static void run_seeded(uint64_t seed)
     seeded_gf();
     for (bits = 128; bits <= 256; bits += 64)
         seeded_key_size(pattern, bits);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

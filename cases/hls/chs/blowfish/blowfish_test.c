@@ -16,7 +16,10 @@
  *                     sizes, and degenerate patterns chosen by N % 8
  *                     (zeros, all ones, repeated and alternating bytes,
  *                     single bits, one-byte and 56-byte keys, short and
- *                     long messages)
+ *                     long messages); then, for every N, F on the
+ *                     values 0, 1 and each single byte lane, every mode
+ *                     on messages of 0, 1, 7, 8 and 9 bytes, and the
+ *                     stream modes one byte at a time from every position
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -436,6 +439,35 @@ static void seeded_key(int pattern, int k)
     show_chain(name, l, r, 1 + rng_below(300));
 }
 
+/* under the last key: F where one input byte (one S-box index) is 1 or
+ * all others are 0, every mode on the shortest messages, and the stream
+ * modes in one-byte pieces from each starting position */
+static void seeded_edges(int pattern)
+{
+    static const uint32_t f_inputs[10] = {
+        0u, 1u, 2u, 0x100u, 0x10000u, 0x1000000u, 0x01010101u, 0x80000000u, 0x7fffffffu, 0xffffffffu
+    };
+    static const int lengths[5] = { 0, 1, 7, 8, 9 };
+    uint8_t iv[8];
+    char name[32];
+    int i;
+
+    printf("edges.F");
+    for (i = 0; i < 10; i++)
+        printf(" %08lx", (unsigned long)blowfish_f(f_inputs[i]));
+    printf("\n");
+    pattern_fill(pattern, iv, 8);
+    pattern_fill(pattern, plain, 16);
+    for (i = 0; i < 5; i++) {
+        sprintf(name, "edges.len%d", lengths[i]);
+        show_modes(name, iv, rng_below(8), plain, lengths[i], 1, 1);
+    }
+    for (i = 0; i < 8; i++) {
+        sprintf(name, "edges.num%d", i);
+        show_modes(name, iv, i, plain, 1 + rng_below(16), 1, 1);
+    }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8), k;
@@ -444,6 +476,7 @@ static void run_seeded(uint64_t seed)
     blowfish_init();
     for (k = 0; k < 5; k++)
         seeded_key(pattern, k);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

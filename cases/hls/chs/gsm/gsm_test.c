@@ -18,7 +18,8 @@
  *                     the pattern: voiced speech with random pitch and
  *                     formants, silence, full-scale squares, constant
  *                     levels, white noise, impulses, frames of mixed kinds,
- *                     very quiet signals; and random operator operands;
+ *                     very quiet signals; and random operator operands,
+ *                     then no frame at all (the fresh encoder's state);
  *                     a multiple of 16 also replays the boundary seeds below
  */
 #include <stdio.h>
@@ -65,6 +66,8 @@ static void show_analysis(const char *name, const int16_t *in, int nframes)
     char label[64];
     int f, p;
 
+    for (p = 0; p < GSM_STATE_VALUES; p++)
+        state[p] = -1;                      /* a state the design fails to write shows */
     gsm_analyse(in, nframes, out, state);
     for (f = 0; f < nframes; f++) {
         const int32_t *v = out + f * GSM_FRAME_VALUES;
@@ -328,6 +331,7 @@ static void run_seeded(uint64_t seed)
     for (f = 0; f < nframes; f++)
         seeded_frame(pattern, frames + f * FRAME);
     show_analysis("speech", frames, nframes);
+    show_analysis("no_frames", frames, 0);
 }
 
 /* Seeds whose inputs reach rare arithmetic boundaries, found by search; every sixteenth seed

@@ -19,7 +19,12 @@
  *                     the pattern: natural blocks, flat blocks, extremes,
  *                     full-range noise, gradients, edges and fine detail,
  *                     very short scans, long scans; every seed also codes
- *                     random coefficient blocks and decodes damaged scans
+ *                     random coefficient blocks and decodes damaged scans;
+ *                     then, for every N, the edges: scale factors 0 and 1,
+ *                     the categories of 0, +-1 and the powers of two, one
+ *                     block coded into buffers of 0, 1, its length - 1 and
+ *                     its length, no blocks at all, and decoding from an
+ *                     empty, a one-byte and a whole scan
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -386,6 +391,63 @@ static void seeded_damaged_scan(int len, int nblocks, int restart)
     show_decode("truncated", len, nblocks, ones, restart);
 }
 
+/* the smallest arguments of each call, after the pattern's scan */
+static void seeded_edges(int pattern)
+{
+    static const int percents[5] = { 0, 1, 2, 5000, 10000 };
+    static const int32_t values[16] = { 0, 1, -1, 2, -2, 3, 4, -4, 255, 256, 1023, -1024, 2047, 2048,
+                                        32767, -32768 };
+    uint16_t qt[BLOCK];
+    int32_t q32[BLOCK], vals[16];
+    char label[48];
+    int i, k, len, rc, restart = rng_range(0, 2);
+    int max[4];
+
+    for (k = 0; k < 5; k++) {
+        for (i = 0; i < BLOCK; i++)
+            qt[i] = 0xbeef;
+        jpeg_scale_quant(qt, percents[k]);
+        for (i = 0; i < BLOCK; i++)
+            q32[i] = qt[i];
+        sprintf(label, "edges.quant%d", percents[k]);
+        put_ints(label, q32, BLOCK);
+    }
+    for (i = 0; i < 16; i++)
+        vals[i] = jpeg_category(values[i]);
+    put_ints("edges.category", vals, 16);
+
+    seeded_block(pattern, pixels);
+    seeded_block(pattern, pixels + BLOCK);
+    seeded_quant(qt);
+    len = jpeg_encode(pixels, 2, qt, restart, scan, STREAM_MAX, enc_zz);
+    printf("edges.layout 2 blocks restart %d scan_length %d\n", restart, len);
+    max[0] = 0;
+    max[1] = 1;
+    max[2] = len - 1;
+    max[3] = len;
+    for (k = 0; k < 4; k++) {
+        memset(scan, 0x5a, 8);
+        rc = jpeg_encode(pixels, 2, qt, restart, scan, max[k], enc_zz);
+        sprintf(label, "edges.encode_max%d %d", k, rc);
+        put_bytes(label, scan, rc > 8 ? rc : 8);
+    }
+    rc = jpeg_encode(pixels, 0, qt, restart, scan, STREAM_MAX, enc_zz);
+    printf("edges.encode_no_blocks %d\n", rc);
+
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < 2 + 2 * 2; i++)
+            status[i] = -7;
+        memset(dec_zz, 0x5a, 2 * BLOCK * sizeof dec_zz[0]);
+        memset(decoded_px, 0x5a, 2 * BLOCK);
+        sprintf(label, "edges.decode_len%d", k == 0 ? 0 : (k == 1 ? 1 : len));
+        show_decode(label, k == 0 ? 0 : (k == 1 ? 1 : len), 2, qt, restart);
+    }
+    for (i = 0; i < 2; i++)
+        status[i] = -7;
+    jpeg_decode(scan, len, 0, qt, restart, dec_zz, decoded_px, status);
+    put_ints("edges.decode_no_blocks.status", status, 2);
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8), nblocks, restart, b, len;
@@ -404,6 +466,7 @@ static void run_seeded(uint64_t seed)
     seeded_quant(qt);
     len = show_codec("scan", nblocks, qt, restart);
     seeded_damaged_scan(len, nblocks, restart);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

@@ -20,7 +20,11 @@
  *                     sorted, reverse sorted, all equal, many duplicates,
  *                     short inputs -- and random instruction sequences
  *                     (every ALU, shift, multiply/divide, load/store and
- *                     forward branch and jump form, faults included)
+ *                     forward branch and jump form, faults included);
+ *                     then, for every N, programs of no and of one word,
+ *                     a program run one and two instructions at a time,
+ *                     and host reads and writes of 0 and 1 bytes at the
+ *                     first, second and last offsets of data memory
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -283,17 +287,25 @@ static void put_words(const char *label, const uint32_t *w, int n)
 /* instruction limit of a run: none for the fixed programs */
 static uint32_t run_limit;
 
+static void show_state(const char *name);
+
 /* resolves the fixups, loads and runs the program, prints the final state */
 static void show_run(const char *name, asm_t *as)
+{
+    asm_finish(as);
+    printf("%s.assembled %d words, %d errors\n", name, as->n, as->errors);
+    printf("%s.load %d\n", name, mips_load(as->code, as->n));
+    mips_run(run_limit);
+    show_state(name);
+}
+
+/* the processor state and the whole data memory */
+static void show_state(const char *name)
 {
     static uint8_t mem[DMEM_BYTES];
     uint32_t s[STATE_WORDS];
     char label[64];
 
-    asm_finish(as);
-    printf("%s.assembled %d words, %d errors\n", name, as->n, as->errors);
-    printf("%s.load %d\n", name, mips_load(as->code, as->n));
-    mips_run(run_limit);
     mips_state(s);
     sprintf(label, "%s.regs", name);
     put_words(label, s, 32);
@@ -1154,6 +1166,64 @@ static void random_program(int pattern, int index)
     show_run(name, &as);
 }
 
+/* the smallest arguments of the interface calls */
+static void seeded_edges(int pattern)
+{
+    static const uint32_t offsets[5] = { 0u, 1u, 2u, DMEM_BYTES - 1u, DMEM_BYTES };
+    uint32_t vals[32];
+    uint8_t buf[4];
+    asm_t as;
+    char name[32];
+    int k, i, r = rng_range(1, 25);
+
+    /* no instruction at all, then one: an immediate, a lui or a break */
+    for (k = 0; k < 2; k++) {
+        mips_reset();
+        asm_init(&as);
+        if (k == 1) {
+            int kind = rng_range(0, 2);
+            if (kind == 0)
+                addiu(&as, r, ZERO, (int32_t)(int16_t)rng_next());
+            else if (kind == 1)
+                lui(&as, r, (uint32_t)rng_next() & 0xFFFFu);
+            else
+                brk(&as);
+        }
+        sprintf(name, "edges.words%d", k);
+        show_run(name, &as);
+    }
+
+    /* the same short program stepped 1, 1, 2 instructions, then to the end */
+    mips_reset();
+    pattern_words(pattern, vals, 4);
+    asm_init(&as);
+    for (k = 0; k < 4; k++)
+        li(&as, 8 + k, vals[k]);
+    addu(&as, 12, 8, 9);
+    subu(&as, 13, 10, 11);
+    brk(&as);
+    asm_finish(&as);
+    printf("edges.steps.load %d\n", mips_load(as.code, as.n));
+    for (k = 0; k < 4; k++) {
+        mips_run(k == 3 ? 0u : (k == 2 ? 2u : 1u));
+        sprintf(name, "edges.steps%d", k);
+        show_state(name);
+    }
+
+    /* host access of 0 and 1 bytes at the first, second and last offsets */
+    for (i = 0; i < 5; i++) {
+        buf[0] = (uint8_t)rng_next();
+        mips_write(offsets[i], buf, 1);
+    }
+    for (i = 0; i < 5; i++)
+        for (k = 0; k < 3; k++) {
+            memset(buf, 0xa5, sizeof buf);
+            mips_read(offsets[i], buf, (uint32_t)k);
+            printf("edges.read off %lu n %d: %02x %02x %02x\n", (unsigned long)offsets[i], k, buf[0],
+                   buf[1], buf[2]);
+        }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8);
@@ -1163,6 +1233,7 @@ static void run_seeded(uint64_t seed)
     seeded_programs(pattern);
     random_program(pattern, 0);
     random_program(0, 1);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,12 @@
  *                     (N >= 1), with N % 8 choosing the pattern: random,
  *                     zeros, all ones, one repeated byte, alternating
  *                     bytes, a single set bit, lengths at the padding
- *                     boundaries, long messages and keys
+ *                     boundaries, long messages and keys; then, for
+ *                     every N, the edges: the six functions with every
+ *                     operand 0, 1 or all ones, messages of 0, 1 and the
+ *                     padding-boundary lengths, a stream fed empty and
+ *                     one-byte pieces, HMAC with keys of 0, 1, 64 and 65
+ *                     bytes on texts of 0 and 1 bytes
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -367,6 +372,47 @@ static void seeded_blocks(int pattern)
     }
 }
 
+/* the smallest operands and lengths of every interface call */
+static void seeded_edges(int pattern)
+{
+    static const uint32_t operands[3] = { 0u, 1u, 0xFFFFFFFFu };
+    static const int lengths[8] = { 0, 1, 2, 55, 56, 63, 64, 65 };
+    static const int key_lengths[4] = { 0, 1, 64, 65 };
+    uint32_t vals[6 * 27];
+    uint8_t msg[80], key[80], out[SHA256_DIGEST];
+    char name[32];
+    int f, i, k, t;
+
+    for (f = 0; f < 6; f++)
+        for (i = 0; i < 27; i++)
+            vals[f * 27 + i] = sha256_function(f, operands[i / 9], operands[i / 3 % 3], operands[i % 3]);
+    put_words("edges.functions", vals, 6 * 27);
+
+    pattern_fill(pattern, msg, (int)sizeof msg);
+    for (i = 0; i < 8; i++) {
+        sprintf(name, "edges.message_len%d", lengths[i]);
+        show_digests(name, msg, (size_t)lengths[i]);
+    }
+    /* empty and one-byte pieces between the others */
+    sha256_begin(3, SHA224_DIGEST, rng_range(0, 1));
+    for (i = 0, k = 0; k < 70; i++) {
+        t = i % 3 == 0 ? 0 : (i % 3 == 1 ? 1 : rng_range(2, 20));
+        if (t > 70 - k)
+            t = 70 - k;
+        sha256_feed(3, msg + k, (size_t)t);
+        k += t;
+    }
+    sha256_end(3, out);
+    put_bytes("edges.streamed.sha224", out, SHA224_DIGEST);
+
+    pattern_fill(pattern, key, (int)sizeof key);
+    for (k = 0; k < 4; k++)
+        for (t = 0; t < 2; t++) {
+            sprintf(name, "edges.mac_key%d_text%d", key_lengths[k], t);
+            show_macs(name, key, (size_t)key_lengths[k], msg, (size_t)t);
+        }
+}
+
 static void run_seeded(uint64_t seed)
 {
     static uint8_t msg[MAX_MESSAGE], key[300];
@@ -398,6 +444,7 @@ static void run_seeded(uint64_t seed)
         printf("%s.lengths %d %d\n", name, key_len, len);
         show_macs(name, key, (size_t)key_len, msg, (size_t)len);
     }
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

@@ -18,7 +18,10 @@
  *                     keys of every size, IVs of 1..256 bytes, AAD and text of
  *                     0 up to the engine's maximum, every tag length (valid or
  *                     not), random pieces, tampered messages, field elements
- *                     and counters, with degenerate patterns chosen by N % 8
+ *                     and counters, with degenerate patterns chosen by N % 8;
+ *                     then, for every N, the one-shot calls with one
+ *                     argument at its edge (key, IV, tag length 0 and 1;
+ *                     AAD, text and IV of 0 and 1 bytes; the largest IV)
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -1124,6 +1127,55 @@ static void seeded_counters(int pattern)
     }
 }
 
+/* seal, open and GMAC on a valid message with one argument moved to an
+ * edge of its range: lengths 0 and 1 for everything, the largest IV, the
+ * shortest valid tag; the outputs start from a known filler so that a
+ * call that writes nothing shows */
+static void seeded_edges(int pattern)
+{
+    enum { KEY, IV, AAD, TEXT, TAG };
+    static const int edges[][2] = {
+        { KEY, 0 }, { KEY, 1 }, { IV, 0 }, { IV, 1 }, { IV, GCM_MAX_IV }, { AAD, 0 }, { AAD, 1 },
+        { TEXT, 0 }, { TEXT, 1 }, { TAG, 0 }, { TAG, 1 }, { TAG, 4 }
+    };
+    static const char *what[] = { "key", "iv", "aad", "text", "tag" };
+    static uint8_t key[32], pt[64], aad[64], iv[GCM_MAX_IV], ct[64], back[64];
+    uint8_t tag[AES_BLOCK], mac[AES_BLOCK];
+    char label[96];
+    int e, rc;
+
+    pattern_fill(pattern, key, 32);
+    pattern_fill(pattern, pt, 64);
+    rng_fill(aad, 64);
+    pattern_fill(pattern, iv, GCM_MAX_IV);
+    for (e = 0; e < (int)(sizeof edges / sizeof edges[0]); e++) {
+        int len[5];
+        int mult = rng_below(2);
+        len[KEY] = 16 + 8 * rng_below(3);
+        len[IV] = pick_iv_length();
+        len[AAD] = 1 + rng_below(64);
+        len[TEXT] = 1 + rng_below(64);
+        len[TAG] = 16;
+        len[edges[e][0]] = edges[e][1];
+        printf("edges.%s%d key %d iv %d aad %d text %d tag %d mult %d\n", what[edges[e][0]], edges[e][1],
+               len[KEY], len[IV], len[AAD], len[TEXT], len[TAG], mult);
+        memset(ct, 0x3c, sizeof ct);
+        memset(tag, 0xa5, sizeof tag);
+        rc = gcm_seal(key, len[KEY], mult, iv, len[IV], aad, len[AAD], pt, len[TEXT], ct, tag, len[TAG]);
+        sprintf(label, "edges.seal %d C", rc);
+        put_bytes(label, ct, len[TEXT]);
+        put_bytes("edges.seal T", tag, AES_BLOCK);
+        memset(back, 0x5a, sizeof back);
+        rc = gcm_open(key, len[KEY], mult, iv, len[IV], aad, len[AAD], ct, len[TEXT], tag, len[TAG], back);
+        sprintf(label, "edges.open %d P", rc);
+        put_bytes(label, back, len[TEXT]);
+        memset(mac, 0xa5, sizeof mac);
+        rc = gcm_gmac(key, len[KEY], mult, iv, len[IV], aad, len[AAD], mac, len[TAG]);
+        sprintf(label, "edges.gmac %d T", rc);
+        put_bytes(label, mac, AES_BLOCK);
+    }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8);
@@ -1134,6 +1186,7 @@ static void run_seeded(uint64_t seed)
     seeded_gf(pattern);
     seeded_messages(pattern);
     seeded_counters(pattern);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)

@@ -23,7 +23,8 @@
  *                     N % 8 choosing the image pattern: natural, flat,
  *                     extremes, full-range noise, gradients, edges and
  *                     stripes, tiny images, largest images; every seed
- *                     also drives every stage with random values
+ *                     also drives every stage with random values, and
+ *                     ends with a tiny image into buffers of 0 to 3 bytes
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -945,6 +946,29 @@ static void seeded_files(int pattern)
     }
 }
 
+/* an image of one to 16 pixels a side into output buffers of 0, 1, 2 and
+ * 3 bytes (too small even for the SOI marker and the first header) */
+static void seeded_small_buffers(int pattern)
+{
+    je_params p;
+    char label[32];
+    int cap;
+
+    p.width = rng_range(1, 16);
+    p.height = rng_range(1, 16);
+    p.components = rng_range(0, 1) ? 1 : 3;
+    p.subsampling = rng_range(0, 2);
+    p.quality = rng_range(1, 100);
+    p.optimize = rng_range(0, 1);
+    p.restart_interval = rng_range(0, 2);
+    make_image(pattern == 6 || pattern == 7 ? rng_range(0, 5) : pattern, p.width, p.height, p.components,
+               src_rng);
+    for (cap = 0; cap < 4; cap++) {
+        sprintf(label, "seed.cap%d", cap);
+        show_encode(label, &p, image, cap);
+    }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8);
@@ -953,6 +977,7 @@ static void run_seeded(uint64_t seed)
     seeded_units(pattern);
     seeded_params();
     seeded_files(pattern);
+    seeded_small_buffers(pattern);
 }
 
 int main(int argc, char **argv)

@@ -20,7 +20,10 @@
  *                     modulations, payload lengths from 0 to the maximum,
  *                     seeds, scaling schedules, channels (taps, delay,
  *                     noise), FFT sizes and inputs, with degenerate payloads
- *                     and signals chosen by N % 8
+ *                     and signals chosen by N % 8; then, for every N, the
+ *                     receiver's edges: captures of 0 and 1 samples,
+ *                     search windows of 0 and 1, scaling masks 0 and 1 on
+ *                     either side, payloads of 0 and 1 bytes
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -1111,6 +1114,44 @@ static void seeded_links(int pattern)
     }
 }
 
+/* the receiver's arguments at their edges: captures too short for any
+ * timing offset, the smallest search windows and scaling masks, and the
+ * shortest payloads */
+static void seeded_edges(int pattern)
+{
+    static const unsigned scales[4][2] = {
+        { 1u, RX_SCALE_DEFAULT }, { TX_SCALE_DEFAULT, 1u }, { 0u, 0u }, { 1u, 1u }
+    };
+    static uint8_t payload[8], got[MAX_PAYLOAD + 8];
+    cplx16 rxs[4];
+    channel_cfg cfg;
+    rx_info ri;
+    char name[64];
+    int k, rc;
+
+    for (k = 0; k < 4; k++)
+        rxs[k] = pick_cplx(pattern, pattern);
+    for (k = 0; k < 2; k++) {
+        memset(got, 0xee, sizeof got);
+        memset(&ri, 0x5a, sizeof ri);
+        rc = ofdm_rx(rxs, k, CH_MAX_DELAY, TX_SCALE_DEFAULT, RX_SCALE_DEFAULT, got, &ri);
+        sprintf(name, "edges.capture%d", k);
+        show_rx_info(name, rc, &ri, got, NULL, 0);
+    }
+    pattern_fill(pattern, payload, (int)sizeof payload);
+    for (k = 0; k < 8; k++) {
+        int mod = rng_below(4), len = k & 1, search = k < 4 ? (k >> 1) : CH_MAX_DELAY;
+        unsigned tx_scale = k < 4 ? TX_SCALE_DEFAULT : scales[k - 4][0];
+        unsigned rx_scale = k < 4 ? RX_SCALE_DEFAULT : scales[k - 4][1];
+        ideal_channel(&cfg);
+        cfg.delay = k < 4 ? rng_below(3) : rng_below(CH_MAX_DELAY + 1);
+        printf("edges.link%d mod %d len %d scales %x %x search %d delay %d\n", k, mod, len, tx_scale, rx_scale,
+               search, cfg.delay);
+        sprintf(name, "edges.link%d", k);
+        show_link(name, payload, len, mod, rng_range(1, 127), tx_scale, rx_scale, &cfg, search, 0);
+    }
+}
+
 static void run_seeded(uint64_t seed)
 {
     int pattern = (int)(seed % 8);
@@ -1120,6 +1161,7 @@ static void run_seeded(uint64_t seed)
     seeded_fft(pattern);
     seeded_parts(pattern);
     seeded_links(pattern);
+    seeded_edges(pattern);
 }
 
 int main(int argc, char **argv)
