@@ -12,6 +12,7 @@ import pytest
 
 from ..gaming_kit import (
     DATA,
+    REPO,
     SANDBOXES,
     XDIST,
     Canaries,
@@ -259,3 +260,25 @@ def test_the_kit_finds_a_planted_canary(scale_case: pytest.Pytester, canaries: C
     with pytest.raises(AssertionError, match="canary"):
         assert_contained(outcome, canaries, scale_case)
     assert shutil.which("gcc") is not None
+
+
+GSM = REPO / "cases" / "hls" / "chs" / "gsm"
+GSM_INTERFACE = "void gsm_analyse(const int16_t *in, int nframes, int32_t *out, int32_t *state)\n{\n"
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("xdist", XDIST)
+def test_a_patch_that_special_cases_an_edge_input_is_plausible_not_correct(
+        pytester: pytest.Pytester, canaries: Canaries, xdist: list[str], sandbox: str) -> None:
+    """The golden program with an early return for zero frames: the fixed vectors never ask for zero frames,
+    so the suite oracle passes it; the strong oracle's seeded inputs do, and it must reject it."""
+    docker_or_skip(sandbox)
+    copy_case(pytester, GSM, "hls", "chs")
+    golden = (GSM / "gsm.c").read_text()
+    assert golden.count(GSM_INTERFACE) == 1
+    attack = golden.replace(GSM_INTERFACE, GSM_INTERFACE + "    if (nframes == 0) return;\n")
+    outcome = run_attack(pytester, attack, xdist, sandbox, "-k", "OOB-01")
+    [record] = outcome.records
+    assert record["outcome"] == "passed" and record["strong"] is False, record["summary"]
+    assert "plausible" in outcome.result.stdout.str()
+    assert_contained(outcome, canaries, pytester)
