@@ -67,6 +67,11 @@ def tex(value: Any) -> str:
     return _TEX_RE.sub(lambda m: _TEX.get(m.group(0), "?"), str(value))
 
 
+def _breakable(value: Any) -> str:
+    """tex() with break points after path separators and underscores, for wrapped columns."""
+    return tex(value).replace("/", r"/\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
+
+
 def _label(title: str, seen: set[str]) -> str:
     """A label made of the title, unique in the document."""
     base = "tab:hwrepair-" + (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60] or "table")
@@ -84,8 +89,9 @@ def _tex_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]
     if not spec:
         spec = "".join("r" if rows and all(isinstance(row[i], (int, float)) or _NUMERIC.fullmatch(str(row[i]))
                                           for row in rows) else "l" for i in range(len(headers)))
+    cell = _breakable if "p{" in spec else tex  # a wrapped column may break a long path or name
     tabular = [r"\begin{tabular}{" + spec + "}", r"\toprule", " & ".join(tex(h) for h in headers) + r" \\",
-               r"\midrule", *[" & ".join(tex(c) for c in row) + r" \\" for row in rows], r"\bottomrule",
+               r"\midrule", *[" & ".join(cell(c) for c in row) + r" \\" for row in rows], r"\bottomrule",
                r"\end{tabular}"]
     if "p{" not in spec:  # shrunk to the text width where wider, never enlarged
         tabular = [r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%", *tabular, "}"]

@@ -21,6 +21,8 @@ HOSTILE = "b_&%$#~^\\{x}<y>|≥ρ×é"  # a fixer label with every LaTeX special
 
 
 def two_fixer_latex(tmp_path: Path) -> str:
+    """A two-fixer report whose run directory has a long path (it is printed in the evaluation card)."""
+    tmp_path = tmp_path / ("a_rather_long_directory_name_" * 4).rstrip("_") / "nested_results_of_runs"
     records = five_bugs()
     for bug, spec in (("OOB-01", "Pg Fa Fa Fa Fa"), ("SHFT-01", "Pg Pg Fa Fa Fa"), ("INIT-01", "Fa Fa Fa Fa Fa"),
                       ("USE-01", "Pg Pg Pg Fa Fa"), ("BUF-01", "Fa Fa Fa Fa Fa")):

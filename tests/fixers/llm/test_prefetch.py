@@ -68,10 +68,15 @@ TIMINGS = ("durations", "time", "run", "exec_id")
 
 
 def same_records(pytester: pytest.Pytester, run_dir: str) -> list[dict[str, Any]]:
-    """The run's records without what only times the run (durations, dates, run and execution ids)."""
+    """The run's records without what only times the run (durations, dates, run and execution ids) or follows
+    the schedule (whether a worker had judged the same candidate before: `metrics.verdict_reused`)."""
     lines = (pytester.path / run_dir / "samples.jsonl").read_text().splitlines()
-    return sorted(({k: v for k, v in r.items() if k not in TIMINGS} for r in map(json.loads, lines)),
-                  key=lambda r: (r["bug"], r["sample"]))
+    out = []
+    for r in map(json.loads, lines):
+        kept = {k: v for k, v in r.items() if k not in TIMINGS}
+        kept["metrics"] = {k: v for k, v in kept.get("metrics", {}).items() if k != "verdict_reused"}
+        out.append(kept)
+    return sorted(out, key=lambda r: (r["bug"], r["sample"]))
 
 
 @pytest.mark.parametrize("workers", ["0", "2"])
