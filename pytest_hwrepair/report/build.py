@@ -9,8 +9,8 @@ from ..results.bugstats import Columns
 from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
 from .load import Merged
-from .model import BOOTSTRAP_RESAMPLES, Correlation, Merge, Paired, Report, Split, Tables
-from .tables import HLS_CLASSES, BugPoint, bug_points, bug_rows, grouped
+from .model import BOOTSTRAP_RESAMPLES, Merge, Report, Tables
+from .tables import HLS_CLASSES, bug_points, bug_rows, grouped
 
 
 def parse_class_map(pairs: Sequence[str]) -> dict[str, str]:
@@ -37,14 +37,6 @@ def _notes(merged: Merged, by_run: bool, class_map: Mapping[str, str]) -> list[s
     return notes
 
 
-Analysis = tuple[list[Correlation], list[Split], list[Paired]]
-
-
-def analysis_of(points: Sequence[BugPoint]) -> Analysis:
-    """The rank statistics of the bugs' points."""
-    return correlations(points), splits(points), paired(points)
-
-
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
     """Every table, statistic and card of one report."""
@@ -58,14 +50,14 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
         classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
     )
-    ranks, split, pairs = analysis_of(bug_points(stats, classes))
+    points = bug_points(stats, classes)
     return Report(
         k=list(ks),
         merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
         notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables,
-        bugs=rows, correlations=ranks, splits=split, paired=pairs, comparison=compare(merged.runs),
-        summary=summary_of(merged.tally, ks, cols),
+        bugs=rows, correlations=correlations(points), splits=splits(points), paired=paired(points),
+        comparison=compare(merged.runs), summary=summary_of(merged.tally, ks, cols),
     )
 
 
-__all__ = ["Analysis", "analysis_of", "build_report", "parse_class_map"]
+__all__ = ["build_report", "parse_class_map"]

@@ -2,24 +2,31 @@
 
 A sample is identified by its key (DESIGN §10): the same key in two run directories is the same
 sample (a copied run, a resumed shard, a rerun into a new directory), so a merge counts it once.
+
+Records read whole (the HTML browser's) share equal values: a record decoded from JSON carries its own
+copy of every string and small object (the same case name, fixer, category and token counts a million
+times), so strings are interned and small flat objects equal by content are one object.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ..results.rundir import RunDir, SampleRecord, differing, finished_of
+from ..results.rundir import RunDir, SampleRecord, differing, finished_of, read_records
 from ..results.tally import Tally
 from .check import RecordError, check_record
-from .compact import read_compact
-from .stream import Scan, merge_scans, scan
+from .stream import DECIDED, Scan, merge_scans, scan
 
-DECIDED = ("passed", "failed")
+# Fields whose values repeat across records (few distinct values in a run).
+SHARED = ("run", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome", "category",
+          "bug_class", "stop_reason", "summary", "patch_sha")
+FLAT = ("loc", "tokens", "durations", "metrics")
 
 
 @dataclass(frozen=True)
@@ -42,10 +49,6 @@ class Run:
         """The records of each finished sample by key (a rerun's final record replaces an earlier one)."""
         finished = finished_of(_checked(RunDir(self.path).samples))
         return {key: tuple(rs) for key, rs in finished.items()}
-
-    @property
-    def records(self) -> list[SampleRecord]:
-        return [r for key in sorted(self.samples) for r in self.samples[key]]
 
 
 @dataclass(frozen=True)
@@ -84,9 +87,36 @@ def load_run(path: Path, name: str | None = None) -> Run:
     return Run(path, name or path.name, info if isinstance(info, dict) else {}, scan(run.samples))
 
 
+class Compactor:
+    """Shares equal strings and equal flat objects between the records it has seen."""
+
+    def __init__(self) -> None:
+        self.objects: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
+
+    def record(self, data: dict[str, Any]) -> dict[str, Any]:
+        for name in SHARED:
+            value = data.get(name)
+            if value.__class__ is str:
+                data[name] = sys.intern(value)
+        for name in FLAT:
+            value = data.get(name)
+            if value.__class__ is dict:
+                data[name] = self._shared(value)
+        return data
+
+    def _shared(self, value: dict[str, Any]) -> dict[str, Any]:
+        key = tuple(value.items())  # records are written with sorted keys: equal objects give equal tuples
+        try:
+            if len(self.objects) > 1_000_000:  # every object distinct: sharing saves nothing, stop remembering
+                return self.objects.get(key, value)
+            return self.objects.setdefault(key, value)
+        except TypeError:  # a nested list or object: not flat, kept as it is
+            return value
+
+
 def _checked(samples: Path) -> Iterator[SampleRecord]:
-    """The records of a samples.jsonl, streamed, each checked for the types a report reads."""
-    for r in read_compact(samples):
+    """The records of a samples.jsonl, streamed and compacted, each checked for the types a report reads."""
+    for r in read_records(samples, Compactor().record):
         try:
             check_record(r)
         except RecordError as exc:
@@ -117,13 +147,13 @@ def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     apart = () if by_run else _identities_apart(runs)
     by_run = by_run or bool(apart)
     prefixes = [f"{run.name}:" for run in runs] if by_run else None
-    m = merge_scans([run.scan for run in runs], prefixes=prefixes)
+    tally, duplicates, samples = merge_scans([run.scan for run in runs], prefixes=prefixes)
     if by_run:
         why = f"{apart[0]}" if apart else "--by-run"
         notes = (f"{why}: the samples of each of the {len(runs)} run directories are kept apart",) \
             if len(runs) > 1 else ()
-        return Merged(runs, m.tally, 0, m.samples, notes, by_run=True)
-    return Merged(runs, m.tally, m.duplicates, m.samples, _merge_notes(runs, m.duplicates, m.samples))
+        return Merged(runs, tally, 0, samples, notes, by_run=True)
+    return Merged(runs, tally, duplicates, samples, _merge_notes(runs, duplicates, samples))
 
 
 def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
@@ -146,7 +176,7 @@ def _merged_records(runs: Sequence[Run], *, by_run: bool) -> list[tuple[SampleRe
     """The counted records themselves with their run directories, by the rule `merge` counts with."""
     if by_run:
         return [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in runs
-                for r in run.records]
+                for key in sorted(run.samples) for r in run.samples[key]]
     chosen: dict[str, tuple[tuple[SampleRecord, ...], Path]] = {}
     for run in runs:
         for key, samples in run.samples.items():

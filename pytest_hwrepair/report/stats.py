@@ -94,22 +94,23 @@ def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def spearman(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x", "y")) -> TestResult:
-    """Spearman's rank correlation ρ (ties get average ranks) with its two-sided p-value."""
-    note = _undefined(x, y, 3, names)
+def _rank_test(name: str, x: Sequence[float], y: Sequence[float], minimum: int,
+               names: tuple[str, str]) -> TestResult:
+    note = _undefined(x, y, minimum, names)
     if note:
         return TestResult(None, None, len(x), note)
-    res = _scipy_stats().spearmanr(x, y)
+    res = getattr(_scipy_stats(), name)(x, y)
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(x))
+
+
+def spearman(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x", "y")) -> TestResult:
+    """Spearman's rank correlation ρ (ties get average ranks) with its two-sided p-value."""
+    return _rank_test("spearmanr", x, y, 3, names)
 
 
 def kendall(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x", "y")) -> TestResult:
     """Kendall's τ-b between two scorings of the same items (a ranking agreement), with its p-value."""
-    note = _undefined(x, y, 2, names)
-    if note:
-        return TestResult(None, None, len(x), note)
-    res = _scipy_stats().kendalltau(x, y)
-    return TestResult(_finite(res.statistic), _finite(res.pvalue), len(x))
+    return _rank_test("kendalltau", x, y, 2, names)
 
 
 def swing(scores: Sequence[float | None]) -> float | None:

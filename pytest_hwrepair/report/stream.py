@@ -57,51 +57,27 @@ class Scan:
         return [(v, r) for v, r in self.pending if (v["exec_id"] or v["key"]) in execs]
 
 
-def _views(samples: Path, start: int = 0, end: int | None = None) -> Iterator[tuple[View, Any]]:
-    """(view, record or its maker) of each record line of a samples.jsonl (of the lines starting in
-    [start, end)); lines that are not records are skipped (torn, edited, foreign), a record with a wrongly
-    typed field raises RecordError naming the file."""
-    for lines in _lines(samples, start, end):
-        for raw in lines:
-            got = _view(samples, raw)
-            if got is not None:
-                yield got
-
-
-def _view(samples: Path, raw: bytes) -> tuple[View, Any] | None:
-    try:
-        d = decode_line(raw)
-    except ValueError:
-        return None
-    try:
-        return record_view(d)
-    except RecordError as exc:
-        raise RecordError(f"{samples}: {exc}") from None
-
-
-def _lines(samples: Path, start: int = 0, end: int | None = None) -> Iterator[list[bytes]]:
-    """The lines of a samples.jsonl that start in [start, end), a chunk at a time."""
+def _views(samples: Path) -> Iterator[tuple[View, Any]]:
+    """(view, record or its maker) of each record line of a samples.jsonl, read a chunk at a time; lines that
+    are not records are skipped (torn, edited, foreign), a record with a wrongly typed field raises RecordError
+    naming the file."""
     try:
         fh = samples.open("rb")
     except FileNotFoundError:
         return
     with fh:
-        fh.seek(start)
-        pos = start
         while lines := fh.readlines(CHUNK_BYTES):
-            if end is not None:
-                size = sum(map(len, lines))
-                if pos + size > end:
-                    kept = []
-                    for raw in lines:
-                        if pos >= end:
-                            break
-                        kept.append(raw)
-                        pos += len(raw)
-                    yield kept
-                    return
-                pos += size
-            yield lines
+            for raw in lines:
+                try:
+                    d = decode_line(raw)
+                except ValueError:
+                    continue
+                try:
+                    got = record_view(d)
+                except RecordError as exc:
+                    raise RecordError(f"{samples}: {exc}") from None
+                if got is not None:
+                    yield got
 
 
 def _finals(samples: Path) -> Iterator[tuple[int, View, Any]]:
@@ -113,65 +89,31 @@ def _finals(samples: Path) -> Iterator[tuple[int, View, Any]]:
             index += 1
 
 
-@dataclass
-class _Part:
-    """One stretch of a samples.jsonl, folded (by a worker process for a large file)."""
-
-    tally: Tally
-    hashes: bytes
-    decided: bytes
-    execs: bytes  # hash of each final record's execution
-    staged: dict[int, str]  # local final index -> execution id
-    pending: list[tuple[View, Any]]
-
-
-def _scan_part(samples: Path) -> _Part:
+def scan(samples: Path) -> Scan:
+    """Fold a samples.jsonl into a tally of its finished samples."""
     tally = Tally()
     hashes, execs, decided = array("q"), array("q"), bytearray()
-    staged: dict[int, str] = {}
+    staged: dict[int, str] = {}  # final index -> execution id, for final records of a trajectory
     pending: list[tuple[View, Any]] = []
-    index = 0
     for v, record in _views(samples):
         if not v["final"]:
             pending.append((v, record))
             continue
         tally.fold(v, record)
+        if v["iteration"] is not None:
+            staged[len(hashes)] = v["exec_id"] or v["key"]
         hashes.append(key_hash(v["key"]))
         execs.append(key_hash(v["exec_id"] or v["key"]))
         decided.append(v["outcome"] in DECIDED)
-        if v["iteration"] is not None:
-            staged[index] = v["exec_id"] or v["key"]
-        index += 1
-    return _Part(tally, hashes.tobytes(), bytes(decided), execs.tobytes(), staged, pending)
-
-
-def _scan_parts(samples: Path) -> list[_Part]:
-    return [_scan_part(samples)]
-
-
-def scan(samples: Path) -> Scan:
-    """Fold a samples.jsonl into a tally of its finished samples."""
-    parts = _scan_parts(samples)
-    tally = parts[0].tally
-    staged: dict[int, str] = {}
-    pending: list[tuple[View, Any]] = []
-    offset = 0
-    for n, part in enumerate(parts):
-        if n:
-            tally.absorb(part.tally, take=True)  # a part is not used again
-        staged.update({offset + i: e for i, e in part.staged.items()})
-        pending += part.pending
-        offset += len(part.hashes) // 8
     if pending:  # a final record sharing an iteration's execution without being a trajectory's: read its id
-        exec_hashes = np.frombuffer(b"".join(p.execs for p in parts), dtype=np.int64)
         wanted = np.array(sorted({key_hash(v["exec_id"] or v["key"]) for v, _ in pending}), dtype=np.int64)
+        exec_hashes = np.frombuffer(execs.tobytes(), dtype=np.int64)
         missing = {i for i in np.flatnonzero(np.isin(exec_hashes, wanted)).tolist() if i not in staged}
         if missing:
             staged.update({i: v["exec_id"] or v["key"] for i, v, _ in _finals(samples) if i in missing})
-    h = np.frombuffer(b"".join(p.hashes for p in parts), dtype=np.int64)
-    d = np.frombuffer(b"".join(p.decided for p in parts), dtype=np.bool_)
+    h = np.frombuffer(hashes.tobytes(), dtype=np.int64)
     winners = _last_of_each_key(samples, h)
-    s = Scan(samples, tally, h, d, winners, staged, pending)
+    s = Scan(samples, tally, h, np.frombuffer(bytes(decided), dtype=np.bool_), winners, staged, pending)
     if s.repeated:  # a rerun replaced some verdicts: count only the last final record of each key
         s.tally = _recount(samples, winners)
     for v, record in s.iterations(winners):
@@ -216,26 +158,18 @@ def _recount(samples: Path, finals: np.ndarray) -> Tally:
     return tally
 
 
-@dataclass(frozen=True)
-class Merge:
-    """Merged scans: the tally the report counts, and how many sample keys stood in several runs."""
-
-    tally: Tally
-    duplicates: int
-    samples: int
-
-
-def merge_scans(scans: Sequence[Scan], *, prefixes: Sequence[str] | None = None) -> Merge:
-    """One tally over the runs: by key, the first run holding a decided verdict counts (else the first).
+def merge_scans(scans: Sequence[Scan], *, prefixes: Sequence[str] | None = None) -> tuple[Tally, int, int]:
+    """One tally over the runs: by key, the first run holding a decided verdict counts (else the first); with
+    how many sample keys stood in several runs, and how many samples count.
 
     With `prefixes` every run counts in full, its fixers renamed (`--by-run`)."""
     if prefixes is None and len(scans) == 1:
-        return Merge(scans[0].tally, 0, len(scans[0].winners))
+        return scans[0].tally, 0, len(scans[0].winners)
     merged = Tally()
     if prefixes is not None:
         for s, prefix in zip(scans, prefixes):
             merged.absorb(s.tally, prefix)
-        return Merge(merged, 0, sum(len(s.winners) for s in scans))
+        return merged, 0, sum(len(s.winners) for s in scans)
     hashes = np.concatenate([s.hashes[s.winners] for s in scans]) if scans else np.empty(0, dtype=np.int64)
     clash = _repeated(hashes)
     chosen = [s.winners for s in scans]
@@ -250,7 +184,7 @@ def merge_scans(scans: Sequence[Scan], *, prefixes: Sequence[str] | None = None)
         for v, record in s.iterations(mine):
             part.fold(v, record)
         merged.absorb(part)
-    return Merge(merged, duplicates, sum(len(c) for c in chosen))
+    return merged, duplicates, sum(len(c) for c in chosen)
 
 
 def _choose(scans: Sequence[Scan], clash: np.ndarray) -> tuple[list[np.ndarray], int]:
@@ -278,4 +212,4 @@ def _choose(scans: Sequence[Scan], clash: np.ndarray) -> tuple[list[np.ndarray],
             for n, s in enumerate(scans)], duplicates
 
 
-__all__ = ["Merge", "Scan", "merge_scans", "scan"]
+__all__ = ["Scan", "merge_scans", "scan"]

@@ -48,19 +48,12 @@ class Canvas:
     def __init__(self, width: int, height: int, title: str, *, left: int = 60, right: int = 20, top: int = 40,
                  bottom: int = 50) -> None:
         self.width, self.height = width, height
-        self.left, self.right, self.top, self.bottom = left, right, top, bottom
+        self.left, self.top = left, top
+        self.plot_w, self.plot_h = float(width - left - right), float(height - top - bottom)
         self.parts: list[str] = [
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
             f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{_t(title)}'
             "</text>"]
-
-    @property
-    def plot_w(self) -> float:
-        return float(self.width - self.left - self.right)
-
-    @property
-    def plot_h(self) -> float:
-        return float(self.height - self.top - self.bottom)
 
     def add(self, part: str) -> None:
         self.parts.append(part)
@@ -74,6 +67,14 @@ class Canvas:
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#999", width: float = 1) -> None:
         self.add(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" '
                  f'stroke-width="{width}"/>')
+
+    def x_tick(self, x: float, text: str) -> None:
+        """A vertical gridline at x with its value under the plot area."""
+        self.line(x, self.top, x, self.top + self.plot_h, stroke="#e5e5e5")
+        self.text(x, self.top + self.plot_h + 14, text)
+
+    def x_label(self, text: str) -> None:
+        self.text(self.left + self.plot_w / 2, self.top + self.plot_h + 30, text)
 
     def legend(self, names: Sequence[str], *, y: float | None = None) -> None:
         x = float(self.left)
@@ -91,25 +92,20 @@ class Canvas:
 
 def _unit_axis(c: Canvas, *, vertical: bool, label: str) -> Callable[[float], float]:
     """A 0..1 axis with gridlines every 0.2; returns the data-to-pixel map."""
-    # A 4 % inset keeps marks at 0 and 1 off the frame and the tick labels.
-    if vertical:
-        def to_px(v: float) -> float:
-            return c.top + c.plot_h * (0.04 + 0.92 * (1 - v))
-    else:
-        def to_px(v: float) -> float:
-            return c.left + c.plot_w * (0.04 + 0.92 * v)
-    for i in range(6):
-        v = i / 5
+
+    def to_px(v: float) -> float:  # a 4 % inset keeps marks at 0 and 1 off the frame and the tick labels
+        return c.top + c.plot_h * (0.04 + 0.92 * (1 - v)) if vertical else c.left + c.plot_w * (0.04 + 0.92 * v)
+
+    for v in (i / 5 for i in range(6)):
         if vertical:
             c.line(c.left, to_px(v), c.left + c.plot_w, to_px(v), stroke="#e5e5e5")
             c.text(c.left - 6, to_px(v) + 4, f"{v:.1f}", anchor="end")
         else:
-            c.line(to_px(v), c.top, to_px(v), c.top + c.plot_h, stroke="#e5e5e5")
-            c.text(to_px(v), c.top + c.plot_h + 14, f"{v:.1f}")
+            c.x_tick(to_px(v), f"{v:.1f}")
     if vertical:
         c.text(16, c.top + c.plot_h / 2, label, rotate=-90)
     else:
-        c.text(c.left + c.plot_w / 2, c.top + c.plot_h + 30, label)
+        c.x_label(label)
     return to_px
 
 
@@ -125,9 +121,8 @@ def _log_axis(c: Canvas, lo: float, hi: float, label: str) -> Callable[[float], 
         for m in (1, 2, 5):
             v = m * 10**e
             if lo - 1e-9 <= math.log10(v) <= hi + 1e-9:
-                c.line(to_px(v), c.top, to_px(v), c.top + c.plot_h, stroke="#e5e5e5")
-                c.text(to_px(v), c.top + c.plot_h + 14, f"{v:g}")
-    c.text(c.left + c.plot_w / 2, c.top + c.plot_h + 30, label)
+                c.x_tick(to_px(v), f"{v:g}")
+    c.x_label(label)
     return to_px
 
 
@@ -201,7 +196,7 @@ def lines(xs: Sequence[str], series: Sequence[Sequence[float | None]], names: Se
     step = c.plot_w / max(len(xs) - 1, 1)
     for i, x in enumerate(xs):
         c.text(c.left + step * i, c.top + c.plot_h + 14, x)
-    c.text(c.left + c.plot_w / 2, c.top + c.plot_h + 30, x_label)
+    c.x_label(x_label)
     for s, values in enumerate(series):
         pts = [(c.left + step * i, y_px(v)) for i, v in enumerate(values) if v is not None]
         if len(pts) > 1:
