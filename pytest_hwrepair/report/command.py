@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from ..settings import SettingsError
@@ -70,13 +69,6 @@ def write_plots(report: Report, folder: Path, *, png: bool) -> list[Path]:
     return written
 
 
-def _renderers() -> dict[str, Callable[[Report], str]]:
-    from .formats import render_csv, render_json, render_latex, render_markdown, render_text
-
-    return {"text": render_text, "markdown": render_markdown, "latex": render_latex, "csv": render_csv,
-            "json": render_json}
-
-
 def run(ns: argparse.Namespace) -> int:
     from ..controller import summary_of
     from .build import build_report, parse_class_map
@@ -104,7 +96,9 @@ def run(ns: argparse.Namespace) -> int:
 
         _emit(render_html(report, merged), ns.out)
     else:
-        _emit(_renderers()[ns.format](report), ns.out)
+        from . import formats
+
+        _emit(getattr(formats, f"render_{ns.format}")(report), ns.out)
     if ns.plots is not None:
         for path in write_plots(report, ns.plots, png=ns.png):
             print(f"hwrepair report: wrote {path}", file=sys.stderr)

@@ -39,13 +39,13 @@ def metric_plot(report: Report, metric: str, k: int) -> Plot | Missing:
     """pass@k or correct@k per suite x type, one mark per fixer, with its bootstrap interval."""
     title = f"{metric}@{k} by suite x bug type"
     fixers = _fixers(report)
-    labels = sorted({f"{g.group['domain']}/{g.group['suite']} {g.group['bug_type']}" for g in report.tables.groups})
+    names = [f"{g.group['domain']}/{g.group['suite']} {g.group['bug_type']}" for g in report.tables.groups]
+    labels = sorted(set(names))
     marks = []
-    for g in report.tables.groups:
+    for g, label in zip(report.tables.groups, names):
         e = (g.pass_at if metric == "pass" else g.correct_at)[str(k)]
         if e.value is None:
             continue
-        label = f"{g.group['domain']}/{g.group['suite']} {g.group['bug_type']}"
         marks.append(Whisker(labels.index(label), e.value, e.low, e.high, fixers.index(g.group["fixer"]),
                              metric == "correct", f"{g.group['fixer']} {label}: {metric}@{k} {num(e.value)} "
                              f"[{num(e.low)}, {num(e.high)}], {g.bugs} bugs"))

@@ -66,14 +66,15 @@ HEADERS = ["fixer", "domain", "suite", "bugs", "samples", "pass@1", "correct@1",
 
 def groups(run: Path) -> dict[tuple[str, str, str], Group]:
     found: dict[tuple[str, str, str], Group] = defaultdict(Group)
-    for r in RunDir(run).records():
+    rundir = RunDir(run)
+    for r in rundir.records():
         if not r.final:
             continue
         g = found[(r.fixer, r.domain, r.suite)]
         if r.outcome == "error":
             g.errors += 1
         g.bugs[f"{r.case}::{r.bug}"].append(r)
-    info = RunDir(run).read_json("run.json") if (run / "run.json").exists() else {}
+    info = rundir.read_json("run.json") if (run / "run.json").exists() else {}
     names = sorted(set((info.get("fixers") or {}).values()))
     label = names[0] if len(names) == 1 else "?"
     for sample in sorted(p for p in (run / "artifacts").glob("*") if p.is_dir()):
@@ -110,11 +111,6 @@ def golden_shas(paths: list[Path]) -> dict[str, str]:
     return out
 
 
-def render(found: dict[tuple[str, str, str], Group], exact: dict[str, str]) -> list[str]:
-    rows = [[fixer, domain, suite, *g.row(exact)] for (fixer, domain, suite), g in sorted(found.items())]
-    return table(HEADERS, rows)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pytest_hwrepair.report.repair_table", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,8 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (ns.run / "samples.jsonl").exists():
         print(f"eval_report: {ns.run}: no samples.jsonl (not a run directory)", file=sys.stderr)
         return 2
-    found = groups(ns.run)
-    print("\n".join(render(found, golden_shas(ns.cases))))
+    found, exact = groups(ns.run), golden_shas(ns.cases)
+    print("\n".join(table(HEADERS, [[*group, *g.row(exact)] for group, g in sorted(found.items())])))
     cut = sum((r.metrics.get("fixer") or {}).get("stop") == "wall" for g in found.values()
               for rs in g.bugs.values() for r in rs)
     if cut:

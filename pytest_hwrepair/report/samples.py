@@ -34,15 +34,12 @@ class TextPool:
         self.budget = budget
 
     def add(self, text: str) -> int:
-        if text in self.index:
-            return self.index[text]
-        if len(text) > self.budget:
+        if text not in self.index and len(text) > self.budget:
             text = SPENT
-            if text in self.index:
-                return self.index[text]
-        self.budget -= len(text)
-        self.index[text] = len(self.texts)
-        self.texts.append(text)
+        if text not in self.index:
+            self.budget -= len(text)
+            self.index[text] = len(self.texts)
+            self.texts.append(text)
         return self.index[text]
 
 
