@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .load import Run
-from .model import Comparison, Correlation, Paired, RankAgreement, RunScore, Split
+from .model import BugRow, Comparison, Correlation, Paired, RankAgreement, RunScore, Split
 from .stats import TestResult, kendall, mann_whitney, spearman, swing, wilcoxon
-from .tables import BugPoint, per_bug_pass1
 
 POOLED = "(pooled)"
 # run.json settings that make two runs different protocols (the axes a comparison names).
@@ -31,15 +30,20 @@ def _mean(values: Sequence[float]) -> float | None:
     return _r(sum(values) / len(values)) if values else None
 
 
-def correlations(rows: Sequence[BugPoint]) -> list[Correlation]:
+def _pass1(rows: Sequence[BugRow]) -> list[tuple[BugRow, float]]:
+    """(row, pass@1) for every bug with a counted sample."""
+    return [(b, b.c / b.n) for b in rows if b.n > 0]
+
+
+def correlations(rows: Sequence[BugRow]) -> list[Correlation]:
     """Spearman ρ of per-bug pass@1 against multiplicity and against LOC, per fixer and pooled."""
-    by_fixer: dict[str, list[BugPoint]] = defaultdict(list)
+    by_fixer: dict[str, list[BugRow]] = defaultdict(list)
     for b in rows:
         by_fixer[b.fixer].append(b)
     groups = [*sorted(by_fixer.items()), *([(POOLED, list(rows))] if len(by_fixer) > 1 else [])]
     out = []
     for fixer, members in groups:
-        points = per_bug_pass1(members)
+        points = _pass1(members)
         mult = [(b.multiplicity, p) for b, p in points if b.multiplicity is not None]
         out.append(_correlation(fixer, "multiplicity", [m for m, _ in mult], [p for _, p in mult]))
         out.append(_correlation(fixer, "loc", [float(b.loc) for b, _ in points], [p for _, p in points]))
@@ -51,10 +55,10 @@ def _correlation(fixer: str, x: str, xs: Sequence[float], ys: Sequence[float]) -
     return Correlation(fixer=fixer, x=x, n=res.n, rho=_r(res.statistic), p=_p(res.p), note=res.note)
 
 
-def splits(rows: Sequence[BugPoint]) -> list[Split]:
+def splits(rows: Sequence[BugRow]) -> list[Split]:
     """Mann-Whitney U of per-bug pass@1 between each pair of bug classes, per fixer and domain."""
     groups: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for row, p in per_bug_pass1(rows):
+    for row, p in _pass1(rows):
         groups[(row.fixer, row.domain)][row.bug_class or row.bug_type].append(p)
     out = []
     for (fixer, domain), classes in sorted(groups.items()):
@@ -66,10 +70,10 @@ def splits(rows: Sequence[BugPoint]) -> list[Split]:
     return out
 
 
-def paired(rows: Sequence[BugPoint]) -> list[Paired]:
+def paired(rows: Sequence[BugRow]) -> list[Paired]:
     """Every pair of fixers on the bugs both scored: wins, losses, ties and the Wilcoxon signed-rank test."""
     scores: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
-    for row, p in per_bug_pass1(rows):
+    for row, p in _pass1(rows):
         scores[row.fixer][(row.case, row.bug)] = p
     out = []
     for a, b in itertools.combinations(sorted(scores), 2):

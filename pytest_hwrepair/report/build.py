@@ -10,7 +10,7 @@ from .analysis import compare, correlations, differing_axes, paired, splits
 from .card import card
 from .load import Merged
 from .model import BOOTSTRAP_RESAMPLES, Merge, Report, Tables
-from .tables import HLS_CLASSES, bug_points, bug_rows, grouped
+from .tables import HLS_CLASSES, bug_rows, grouped
 
 
 def parse_class_map(pairs: Sequence[str]) -> dict[str, str]:
@@ -41,8 +41,7 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
     """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
-    stats = merged.tally.bug_stats()
-    cols = Columns(stats, ks)  # the rows' bugs, in their order; the summary's too
+    cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order; the summary's too
     rows = bug_rows(merged.tally, ks, classes)
     tables = Tables(
         fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
@@ -50,12 +49,11 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
         classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
     )
-    points = bug_points(stats, classes)
     return Report(
         k=list(ks),
         merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),
         notes=_notes(merged, by_run, classes), cards=[card(run) for run in merged.runs], tables=tables,
-        bugs=rows, correlations=correlations(points), splits=splits(points), paired=paired(points),
+        bugs=rows, correlations=correlations(rows), splits=splits(rows), paired=paired(rows),
         comparison=compare(merged.runs), summary=summary_of(merged.tally, ks, cols),
     )
 

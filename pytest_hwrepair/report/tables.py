@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, cast
+from typing import cast
 
 from ..results.bugstats import BugStats, Columns, pick
 from ..results.metrics import mean_of, pass_at_k
@@ -127,31 +127,4 @@ def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols
             for key, members in sorted(groups.items())]
 
 
-class BugPoint(NamedTuple):
-    """What the rank statistics read of a bug's row (analysis.py), without the rest of the row."""
-
-    fixer: str
-    domain: str
-    case: str
-    bug: str
-    bug_type: str
-    bug_class: str | None
-    loc: int
-    n: int
-    c: int
-    multiplicity: float | None
-
-
-def bug_points(stats: Sequence[BugStats], class_map: Mapping[str, str]) -> list[BugPoint]:
-    """Each bug's BugPoint: the values its `bug_rows` row holds for those fields, in the same order."""
-    return [BugPoint(s.fixer, s.domain, s.case, s.bug, s.bug_type, bug_class(s, class_map), s.loc, s.n, s.c,
-                     _r(s.mult)) for s in stats]
-
-
-def per_bug_pass1(rows: Sequence[BugPoint]) -> list[tuple[BugPoint, float]]:
-    """(row, pass@1) for every bug with a counted sample."""
-    return [(b, b.c / b.n) for b in rows if b.n > 0]
-
-
-__all__ = ["HLS_CLASSES", "BugPoint", "bug_class", "bug_points", "bug_rows", "grouped", "per_bug_pass1",
-           "table_row"]
+__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "grouped", "table_row"]

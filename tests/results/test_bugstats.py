@@ -166,18 +166,3 @@ def test_a_summary_from_the_callers_columns_is_the_summary() -> None:
     cols = Columns(tally.bug_stats(), KS)
     cols.counts(range(3))  # used before, as a report's tables use them before its summary
     assert summary_of(tally, KS, cols) == summary_of(tally, KS)
-
-
-def test_a_bugs_point_holds_its_rows_values() -> None:
-    from pytest_hwrepair.report.build import parse_class_map
-    from pytest_hwrepair.report.tables import BugPoint, bug_points, bug_rows
-    from pytest_hwrepair.results.tally import Tally
-
-    from ..report_helpers import record
-
-    tally = Tally.of([record("a", "hls/s/k1", "B-1", "passed"), record("a", "hls/s/k1", "B-1", "failed"),
-                      record("b", "hls/s/k2", "B-3", "failed"), record("b", "hls/s/k2", "B-4", "error")])
-    classes = parse_class_map([])
-    rows = bug_rows(tally, KS, classes)
-    points = bug_points(tally.bug_stats(), classes)
-    assert points == [BugPoint(*(getattr(r, name) for name in BugPoint._fields)) for r in rows]
