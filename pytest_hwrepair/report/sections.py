@@ -34,13 +34,6 @@ def est(e: Estimate) -> str:
     return f"{num(e.value)} [{num(e.low)}, {num(e.high)}]"
 
 
-def _metric_rows(rows: Sequence[TableRow], keys: Sequence[str], pass_ks: Sequence[int],
-                 correct_ks: Sequence[int]) -> tuple[tuple[Any, ...], ...]:
-    return tuple((*[r.group.get(k, "") for k in keys], r.bugs, r.samples,
-                  *[est(r.pass_at[str(k)]) for k in pass_ks], *[est(r.correct_at[str(k)]) for k in correct_ks],
-                  r.plausible, r.undecided, num(r.multiplicity), r.errors, r.skipped) for r in rows)
-
-
 def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks: Sequence[int]) -> Section:
     """A table of pass@k and correct@k; a column no row can fill is left out, and the note says why."""
     pass_ks = [k for k in ks if any(r.pass_at[str(k)].value is not None for r in rows)] or list(ks[:1])
@@ -52,7 +45,10 @@ def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks
         left.append("correct@k (no bug here has a strong oracle)")
     elif len(correct_ks) < len(ks):
         left += [f"correct@{k} (no bug with a strong oracle has {k} samples)" for k in ks if k not in correct_ks]
-    return Section(title, tuple(headers), _metric_rows(rows, keys, pass_ks, correct_ks),
+    cells = tuple((*[r.group.get(k, "") for k in keys], r.bugs, r.samples,
+                   *[est(r.pass_at[str(k)]) for k in pass_ks], *[est(r.correct_at[str(k)]) for k in correct_ks],
+                   r.plausible, r.undecided, num(r.multiplicity), r.errors, r.skipped) for r in rows)
+    return Section(title, tuple(headers), cells,
                    "pass@k and correct@k: mean over bugs [95 % bootstrap interval]; plausible: passed the suite "
                    "oracle, failed the strong one; undecided: passed, no strong verdict (not correct); n/a: some bug "
                    "of the row has n < k, or no bug of the row has a strong oracle"

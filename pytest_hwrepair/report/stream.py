@@ -28,7 +28,6 @@ from ..results.tally import Tally
 from .check import RecordError, record_view
 
 DECIDED = ("passed", "failed")
-CHUNK_BYTES = 1 << 20  # lines are read about this many bytes at a time
 key_hash = hash  # 64 bits of a sample key (a repeat is checked on the exact keys; tests force collisions)
 
 
@@ -58,26 +57,24 @@ class Scan:
 
 
 def _views(samples: Path) -> Iterator[tuple[View, Any]]:
-    """(view, record or its maker) of each record line of a samples.jsonl, read a chunk at a time; lines that
-    are not records are skipped (torn, edited, foreign), a record with a wrongly typed field raises RecordError
-    naming the file."""
+    """(view, record or its maker) of each record line of a samples.jsonl; lines that are not records are skipped
+    (torn, edited, foreign), a record with a wrongly typed field raises RecordError naming the file."""
     try:
         fh = samples.open("rb")
     except FileNotFoundError:
         return
     with fh:
-        while lines := fh.readlines(CHUNK_BYTES):
-            for raw in lines:
-                try:
-                    d = decode_line(raw)
-                except ValueError:
-                    continue
-                try:
-                    got = record_view(d)
-                except RecordError as exc:
-                    raise RecordError(f"{samples}: {exc}") from None
-                if got is not None:
-                    yield got
+        for raw in fh:
+            try:
+                d = decode_line(raw)
+            except ValueError:
+                continue
+            try:
+                got = record_view(d)
+            except RecordError as exc:
+                raise RecordError(f"{samples}: {exc}") from None
+            if got is not None:
+                yield got
 
 
 def _finals(samples: Path) -> Iterator[tuple[int, View, Any]]:

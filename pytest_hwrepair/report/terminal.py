@@ -88,14 +88,18 @@ def measured_ks(summary: dict[str, Any]) -> list[int]:
 
 def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> tuple[list[str], bool]:
     headers = ["fixer", "domain", "bugs", "samples", *score_headers(ks), "mult", "under", "errors", "skips"]
-    rows, marked = [], False
-    for d in summary["domains"]:
-        passes, star = _pass_values(summary.get("iterative_domains", {}).get(d["domain"], []), d, ks)
-        marked |= star
-        rows.append([shown_fixer(d["fixer"], names), d["domain"] + (ITERATIVE_MARK if star else ""), d["bugs"],
-                     d["samples"], *passes, *strong_scores(d, ks), d["multiplicity"], d["underconstrained"],
-                     d["errors"], d["skipped"]])
-    return table(headers, rows, text_columns=2), marked
+    iterative = summary.get("iterative_domains", {})
+    rows = [_row(d, iterative.get(d["domain"], []), names, ks) for d in summary["domains"]]
+    return table(headers, [row for row, _ in rows], text_columns=2), any(star for _, star in rows)
+
+
+def _row(row: dict[str, Any], iterative: Sequence[dict[str, Any]], names: Mapping[str, str], ks: Sequence[int],
+         keys: Sequence[str] = ()) -> tuple[list[Any], bool]:
+    """The cells of a summary row (its `keys` after fixer and domain), and whether it is an iterative row."""
+    passes, star = _pass_values(iterative, row, ks)
+    return [shown_fixer(row["fixer"], names), row["domain"] + (ITERATIVE_MARK if star else ""), *[row[k] for k in keys],
+            row["bugs"], row["samples"], *passes, *strong_scores(row, ks), row["multiplicity"],
+            row["underconstrained"], row["errors"], row["skipped"]], star
 
 
 def _pass_values(iterative: Sequence[dict[str, Any]], row: dict[str, Any],
@@ -131,14 +135,9 @@ def legend(headers: Sequence[str], iterative: bool) -> list[str]:
 def _breakdown(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> list[str]:
     headers = ["fixer", "domain", "suite", "type", "bugs", "samples", *score_headers(ks), "mult", "under", "errors",
                "skips", "failures"]
-    rows = []
-    for g in summary["groups"]:
-        at = summary.get("iterative_groups", {}).get(f"{g['domain']}/{g['suite']}/{g['bug_type']}", [])
-        passes, star = _pass_values(at, g, ks)
-        rows.append([shown_fixer(g["fixer"], names), g["domain"] + (ITERATIVE_MARK if star else ""), g["suite"],
-                     g["bug_type"], g["bugs"], g["samples"], *passes, *strong_scores(g, ks),
-                     g["multiplicity"], g["underconstrained"],
-                     g["errors"], g["skipped"], top_categories(g["categories"])])
+    iterative = summary.get("iterative_groups", {})
+    rows = [[*_row(g, iterative.get(f"{g['domain']}/{g['suite']}/{g['bug_type']}", []), names, ks,
+                   ("suite", "bug_type"))[0], top_categories(g["categories"])] for g in summary["groups"]]
     return table(headers, rows)
 
 
