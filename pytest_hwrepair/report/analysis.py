@@ -10,6 +10,7 @@ from typing import Any
 from .load import Run
 from .model import BugRow, Comparison, Correlation, Paired, RankAgreement, RunScore, Split
 from .stats import TestResult, kendall, mann_whitney, spearman, swing, wilcoxon
+from .tables import rounded
 
 POOLED = "(pooled)"
 # run.json settings that make two runs different protocols (the axes a comparison names).
@@ -18,16 +19,12 @@ AXES = ("protocol", "feedback", "history", "iterations", "perf_gate", "input", "
 FIXER_AXES = ("model", "endpoint")  # per fixer, in run.json's fixer_configs
 
 
-def _r(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
-
-
 def _p(value: float | None) -> float | None:
     return None if value is None else float(f"{value:.4g}")
 
 
 def _mean(values: Sequence[float]) -> float | None:
-    return _r(sum(values) / len(values)) if values else None
+    return rounded(sum(values) / len(values)) if values else None
 
 
 def _pass1(rows: Sequence[BugRow]) -> list[tuple[BugRow, float]]:
@@ -52,7 +49,7 @@ def correlations(rows: Sequence[BugRow]) -> list[Correlation]:
 
 def _correlation(fixer: str, x: str, xs: Sequence[float], ys: Sequence[float]) -> Correlation:
     res = spearman(xs, ys, (x, "pass@1"))
-    return Correlation(fixer=fixer, x=x, n=res.n, rho=_r(res.statistic), p=_p(res.p), note=res.note)
+    return Correlation(fixer=fixer, x=x, n=res.n, rho=rounded(res.statistic), p=_p(res.p), note=res.note)
 
 
 def splits(rows: Sequence[BugRow]) -> list[Split]:
@@ -65,7 +62,7 @@ def splits(rows: Sequence[BugRow]) -> list[Split]:
         for a, b in itertools.combinations(sorted(classes), 2):
             res = mann_whitney(classes[a], classes[b])
             out.append(Split(fixer=fixer, domain=domain, a=a, b=b, n_a=len(classes[a]), n_b=len(classes[b]),
-                             mean_a=_mean(classes[a]), mean_b=_mean(classes[b]), u=_r(res.statistic),
+                             mean_a=_mean(classes[a]), mean_b=_mean(classes[b]), u=rounded(res.statistic),
                              p=_p(res.p), note=res.note))
     return out
 
@@ -82,7 +79,7 @@ def paired(rows: Sequence[BugRow]) -> list[Paired]:
         res: TestResult = wilcoxon(xa, xb) if common else TestResult(None, None, 0, "no bug scored by both")
         out.append(Paired(a=a, b=b, bugs=len(common), mean_a=_mean(xa), mean_b=_mean(xb),
                           wins_a=sum(x > y for x, y in zip(xa, xb)), wins_b=sum(x < y for x, y in zip(xa, xb)),
-                          ties=sum(x == y for x, y in zip(xa, xb)), w=_r(res.statistic), p=_p(res.p),
+                          ties=sum(x == y for x, y in zip(xa, xb)), w=rounded(res.statistic), p=_p(res.p),
                           note=res.note))
     return out
 
@@ -125,7 +122,7 @@ def compare(runs: Sequence[Run]) -> Comparison | None:
         bugs = set.intersection(*(set(per_run[n][fixer]) for n in holding)) if holding else set()
         values: dict[str, float | None] = {
             n: _mean([per_run[n][fixer][k] for k in sorted(bugs)]) if n in holding and bugs else None for n in names}
-        scores.append(RunScore(fixer=fixer, scores=values, swing=_r(swing(list(values.values())))))
+        scores.append(RunScore(fixer=fixer, scores=values, swing=rounded(swing(list(values.values())))))
     rankings = [_ranking(a, b, scores) for a, b in itertools.combinations(names, 2)]
     note = None if common_bugs else "the runs share no bug (shards of one run?): their scores are not comparable"
     return Comparison(runs=names, axes=differing_axes(runs), bugs=len(common_bugs), scores=scores,
@@ -136,7 +133,7 @@ def _ranking(a: str, b: str, scores: Sequence[RunScore]) -> RankAgreement:
     pairs = [(s.scores[a], s.scores[b]) for s in scores if s.scores[a] is not None and s.scores[b] is not None]
     res = kendall([x for x, _ in pairs if x is not None], [y for _, y in pairs if y is not None],
                   (f"{a}'s scores", f"{b}'s scores"))
-    return RankAgreement(a=a, b=b, fixers=len(pairs), tau=_r(res.statistic), p=_p(res.p), note=res.note)
+    return RankAgreement(a=a, b=b, fixers=len(pairs), tau=rounded(res.statistic), p=_p(res.p), note=res.note)
 
 
 __all__ = ["AXES", "POOLED", "compare", "correlations", "differing_axes", "paired", "splits"]

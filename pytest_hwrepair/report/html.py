@@ -11,7 +11,6 @@ import base64
 import hashlib
 import json
 from collections.abc import Sequence
-from html import escape
 from importlib.resources import files
 from typing import Any
 
@@ -21,6 +20,7 @@ from .model import Report
 from .plots import Missing, Plot, plots
 from .samples import browser_data
 from .sections import Section, est, sections
+from .svg import esc
 
 FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),
            ("verdict", "verdict"), ("category", "category"))
@@ -28,10 +28,6 @@ FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outco
 
 def asset(name: str) -> str:
     return files("pytest_hwrepair.report").joinpath("assets", name).read_text(encoding="utf-8")
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def script_json(data: Any) -> str:
@@ -49,12 +45,12 @@ def _csp(script: str) -> str:
 
 
 def _table(s: Section) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in s.headers)
-    body = "".join("<tr>" + "".join(f'<td{" class=num" if isinstance(c, (int, float)) else ""}>{_e(c)}</td>'
+    head = "".join(f"<th>{esc(h)}</th>" for h in s.headers)
+    body = "".join("<tr>" + "".join(f'<td{" class=num" if isinstance(c, (int, float)) else ""}>{esc(c)}</td>'
                                     for c in row) + "</tr>" for row in s.rows)
-    note = f'<p class="note">{_e(s.note)}</p>' if s.note else ""
+    note = f'<p class="note">{esc(s.note)}</p>' if s.note else ""
     empty = "" if s.rows else '<p class="note">(none)</p>'
-    return f"<h3>{_e(s.title)}</h3><table class=\"data\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" \
+    return f"<h3>{esc(s.title)}</h3><table class=\"data\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>" \
            f"{empty}{note}"
 
 
@@ -76,21 +72,21 @@ def headline(report: Report) -> Section:
 def _cards(report: Report) -> str:
     out = []
     for c in report.cards:
-        rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>"
+        rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>"
                        for k, v in (line.split(": ", 1) for line in card_lines(c)))
-        out.append(f'<table class="card" data-run="{_e(c.run)}">{rows}</table>')
+        out.append(f'<table class="card" data-run="{esc(c.run)}">{rows}</table>')
     return '<div class="cards">' + "".join(out) + "</div>"
 
 
 def _plots(found: Sequence[Plot], missing: Sequence[Missing]) -> str:
-    figs = "".join(f'<figure class="plot" id="plot-{_e(p.id)}">{p.svg}<figcaption>{_e(p.caption)}</figcaption>'
+    figs = "".join(f'<figure class="plot" id="plot-{esc(p.id)}">{p.svg}<figcaption>{esc(p.caption)}</figcaption>'
                    "</figure>" for p in found)
-    gone = "".join(f"<li>{_e(m.title)}: {_e(m.reason)}</li>" for m in missing)
+    gone = "".join(f"<li>{esc(m.title)}: {esc(m.reason)}</li>" for m in missing)
     return f'<div class="plots">{figs}</div>' + (f'<p>Not drawn:</p><ul class="missing">{gone}</ul>' if gone else "")
 
 
 def _browser() -> str:
-    selects = "".join(f'<label>{_e(label)}<select id="f-{name}"><option value="">all</option></select></label>'
+    selects = "".join(f'<label>{esc(label)}<select id="f-{name}"><option value="">all</option></select></label>'
                       for name, label in FILTERS)
     heads = "".join(f"<th>{h}</th>" for h in ("fixer", "suite", "type", "bug", "sample", "iteration", "outcome",
                                                "verdict", "category", "summary"))
@@ -106,14 +102,14 @@ def render_html(report: Report, merged: Merged) -> str:
     found, missing = plots(report)
     script = asset("browser.js")
     runs = ", ".join(report.merge.runs)
-    notes = "".join(f"<li>{_e(n)}</li>" for n in report.notes)
+    notes = "".join(f"<li>{esc(n)}</li>" for n in report.notes)
     tables = "".join(_table(s) for s in sections(report))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f'<meta http-equiv="Content-Security-Policy" content="{_csp(script)}">'
-        f"<title>hwrepair report: {_e(runs)}</title><style>{asset('report.css')}</style></head><body>"
-        f"<header><h1>hwrepair report</h1><p>runs: {_e(runs)}; {report.merge.samples} samples; "
-        f"k = {_e(', '.join(str(k) for k in report.k))}</p>"
+        f"<title>hwrepair report: {esc(runs)}</title><style>{asset('report.css')}</style></head><body>"
+        f"<header><h1>hwrepair report</h1><p>runs: {esc(runs)}; {report.merge.samples} samples; "
+        f"k = {esc(', '.join(str(k) for k in report.k))}</p>"
         '<nav><a href="#headline">headline</a><a href="#card">evaluation card</a><a href="#plots">plots</a>'
         '<a href="#tables">tables</a>'
         '<a href="#samples">samples</a></nav></header>'

@@ -60,7 +60,7 @@ def read_artifact(artifacts: Path, folder: str | None, names: tuple[str, ...], c
     return ""
 
 
-def _entry(r: SampleRecord, origin: Path | None, pool: TextPool) -> dict[str, Any]:
+def _entry(r: SampleRecord, origin: Path, pool: TextPool) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "fixer": r.fixer, "domain": r.domain, "suite": r.suite, "type": r.bug_type, "case": r.case, "bug": r.bug,
         "sample": r.sample, "iteration": r.iteration, "final": r.final, "outcome": r.outcome,
@@ -69,8 +69,7 @@ def _entry(r: SampleRecord, origin: Path | None, pool: TextPool) -> dict[str, An
         "stop": r.stop_reason,
     }
     for field, (names, cap) in ARTIFACTS.items():
-        text = read_artifact(origin / "artifacts", r.artifact, names, cap) if origin else ""
-        entry[field] = pool.add(text)
+        entry[field] = pool.add(read_artifact(origin / "artifacts", r.artifact, names, cap))
     return entry
 
 
@@ -84,8 +83,7 @@ def verdict(r: SampleRecord) -> str:
 def browser_data(merged: Merged) -> dict[str, Any]:
     """Every record (each iteration of a trajectory too) with interned artifact texts."""
     pool = TextPool()
-    origins: list[Path | None] = list(merged.origins) or [None] * len(merged.records)
-    pairs = sorted(zip(merged.records, origins),
+    pairs = sorted(zip(merged.records, merged.origins),
                    key=lambda p: (p[0].fixer, p[0].case, p[0].bug, p[0].sample, p[0].iteration or 0, not p[0].final))
     samples = [_entry(r, origin, pool) for r, origin in pairs]
     return {"samples": samples, "texts": pool.texts}

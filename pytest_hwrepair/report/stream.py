@@ -43,11 +43,6 @@ class Scan:
     staged: dict[int, str]  # final index -> execution id, for final records of a trajectory
     pending: list[tuple[View, Any]]  # non-final records (iterations), with their maker
 
-    @property
-    def repeated(self) -> int:
-        """Final records replaced by a later final record of the same key."""
-        return len(self.hashes) - len(self.winners)
-
     def iterations(self, finals: np.ndarray) -> list[tuple[View, Any]]:
         """The held non-final records whose execution is that of one of these final records."""
         if not self.pending:
@@ -111,7 +106,7 @@ def scan(samples: Path) -> Scan:
     h = np.frombuffer(hashes.tobytes(), dtype=np.int64)
     winners = _last_of_each_key(samples, h)
     s = Scan(samples, tally, h, np.frombuffer(bytes(decided), dtype=np.bool_), winners, staged, pending)
-    if s.repeated:  # a rerun replaced some verdicts: count only the last final record of each key
+    if len(winners) < len(h):  # a rerun replaced some verdicts: count only the last final record of each key
         s.tally = _recount(samples, winners)
     for v, record in s.iterations(winners):
         s.tally.fold(v, record)

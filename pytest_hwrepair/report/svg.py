@@ -19,7 +19,8 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def _t(text: object) -> str:
+def esc(text: object) -> str:
+    """Text safe in an element and in a quoted attribute."""
     return escape(str(text), quote=True)
 
 
@@ -52,7 +53,7 @@ class Canvas:
         self.plot_w, self.plot_h = float(width - left - right), float(height - top - bottom)
         self.parts: list[str] = [
             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-            f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{_t(title)}'
+            f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{esc(title)}'
             "</text>"]
 
     def add(self, part: str) -> None:
@@ -62,7 +63,7 @@ class Canvas:
              rotate: float | None = None, fill: str = "#222") -> None:
         transform = f' transform="rotate({rotate} {x:.1f} {y:.1f})"' if rotate is not None else ""
         self.add(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}"'
-                 f"{transform}>{_t(text)}</text>")
+                 f"{transform}>{esc(text)}</text>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, stroke: str = "#999", width: float = 1) -> None:
         self.add(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" '
@@ -85,7 +86,7 @@ class Canvas:
             x += 24 + 7 * len(name)
 
     def render(self, plot_id: str) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-plot="{_t(plot_id)}" '
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-plot="{esc(plot_id)}" '
                 f'width="{self.width}" height="{self.height}" viewBox="0 0 {self.width} {self.height}" {FONT}>'
                 + "".join(self.parts) + "</svg>")
 
@@ -141,7 +142,7 @@ def scatter(points: Sequence[Point], names: Sequence[str], *, title: str, x_labe
         tip = same[0].title if len(same) == 1 else f"{len(same)} bugs, e.g. {same[0].title}"
         c.add(f'<circle class="point" cx="{cx:.1f}" cy="{cy:.1f}" r="{min(3.5 * len(same) ** 0.35, 10.0):.1f}" '
               f'fill="{color(series)}" fill-opacity="0.45" stroke="{color(series)}" data-count="{len(same)}">'
-              f"<title>{_t(tip)}</title></circle>")
+              f"<title>{esc(tip)}</title></circle>")
     c.legend(names)
     return c.render(plot_id)
 
@@ -162,7 +163,7 @@ def whiskers(rows: Sequence[str], marks: Sequence[Whisker], names: Sequence[str]
             c.line(x_px(m.low), y, x_px(m.high), y, stroke=color(m.series), width=1.5)
         fill = "#ffffff" if m.hollow else color(m.series)
         c.add(f'<circle class="mark" cx="{x_px(m.value):.1f}" cy="{y:.1f}" r="3.5" fill="{fill}" '
-              f'stroke="{color(m.series)}" stroke-width="1.5"><title>{_t(m.title)}</title></circle>')
+              f'stroke="{color(m.series)}" stroke-width="1.5"><title>{esc(m.title)}</title></circle>')
     c.legend(names)
     return c.render(plot_id)
 
@@ -182,7 +183,7 @@ def stacked(rows: Sequence[str], shares: Sequence[dict[str, float]], categories:
                 continue
             c.add(f'<rect class="bar" x="{x_px(x):.1f}" y="{y:.1f}" width="{x_px(x + share) - x_px(x):.1f}" '
                   'height="18" '
-                  f'fill="{color(j)}"><title>{_t(f"{label}: {cat} {share:.1%}")}</title></rect>')
+                  f'fill="{color(j)}"><title>{esc(f"{label}: {cat} {share:.1%}")}</title></rect>')
             x += share
     c.legend(categories, y=float(height - 12))
     return c.render(plot_id)
@@ -229,4 +230,4 @@ def grid(rows: Sequence[str], cols: Sequence[str], cells: Sequence[Sequence[int]
     return c.render(plot_id)
 
 
-__all__ = ["PALETTE", "Canvas", "Point", "Whisker", "color", "grid", "lines", "scatter", "stacked", "whiskers"]
+__all__ = ["PALETTE", "Canvas", "Point", "Whisker", "color", "esc", "grid", "lines", "scatter", "stacked", "whiskers"]

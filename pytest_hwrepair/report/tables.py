@@ -40,7 +40,8 @@ def bug_class(stats: BugStats, class_map: Mapping[str, str]) -> str:
     return stats.bug_class or class_map.get(stats.bug_type) or stats.bug_type
 
 
-def _r(value: float | None) -> float | None:
+def rounded(value: float | None) -> float | None:
+    """The value to 4 decimals, as every report figure is given."""
     return None if value is None else round(value, 4)
 
 
@@ -73,17 +74,17 @@ def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> l
         t = tally.bugs[(s.fixer, s.case, s.bug)]
         passes = at.get((s.n, s.c))
         if passes is None:
-            passes = at[(s.n, s.c)] = {str(k): _r(pass_at_k(s.n, s.c, k)) for k in ks} if s.n else none
+            passes = at[(s.n, s.c)] = {str(k): rounded(pass_at_k(s.n, s.c, k)) for k in ks} if s.n else none
         if s.n and s.has_strong:
             correct = at.get((s.n, s.strong_c))
             if correct is None:
-                correct = at[(s.n, s.strong_c)] = {str(k): _r(pass_at_k(s.n, s.strong_c, k)) for k in ks}
+                correct = at[(s.n, s.strong_c)] = {str(k): rounded(pass_at_k(s.n, s.strong_c, k)) for k in ks}
         else:
             correct = none
         rows.append(_row(  # in the order of BugRow's fields
             s.fixer, s.domain, s.suite, s.case, s.bug, s.bug_type, bug_class(s, class_map), s.loc, s.n, s.c,
             s.strong_c, s.plausible, s.undecided, s.strong_n, s.has_strong, s.errors, s.skipped, dict(passes),
-            dict(correct), _r(s.mult), s.under, dict(sorted(s.categories.items())), sorted(t.runs),
+            dict(correct), rounded(s.mult), s.under, dict(sorted(s.categories.items())), sorted(t.runs),
         ))
     return rows
 
@@ -94,7 +95,7 @@ def _estimate(per_bug: Sequence[float | None], resamples: int) -> Estimate:
     if value is None:
         return Estimate(value=None)
     interval = bootstrap_mean(cast("Sequence[float]", per_bug), resamples=resamples)
-    return Estimate(value=_r(value), low=_r(interval.low), high=_r(interval.high))
+    return Estimate(value=rounded(value), low=rounded(interval.low), high=rounded(interval.high))
 
 
 def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequence[int], *,
@@ -110,7 +111,7 @@ def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequ
         pass_at={str(k): _estimate(pick(cols.pass_at[k], scored), resamples) for k in ks},
         correct_at={str(k): _estimate(pick(cols.correct_at[k], scored), resamples) if strong
                     else Estimate(value=None) for k in ks},
-        multiplicity=_r(cols.mean_mult(scored, digits=4)), underconstrained=cols.underconstrained(scored),
+        multiplicity=rounded(cols.mean_mult(scored, digits=4)), underconstrained=cols.underconstrained(scored),
         categories=dict(sorted(cols.counts(idx).items())),
     )
 
@@ -127,4 +128,4 @@ def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols
             for key, members in sorted(groups.items())]
 
 
-__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "grouped", "table_row"]
+__all__ = ["HLS_CLASSES", "bug_class", "bug_rows", "grouped", "rounded", "table_row"]
