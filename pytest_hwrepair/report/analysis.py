@@ -102,7 +102,7 @@ def differing_axes(runs: Sequence[Run]) -> dict[str, dict[str, str]]:
 
 def _pass1_by_fixer(run: Run) -> dict[str, dict[tuple[str, str], float]]:
     out: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
-    for s in run.tally.bug_stats():
+    for s in run.scan.tally.bug_stats():
         if s.n > 0:
             out[s.fixer][(s.case, s.bug)] = s.c / s.n
     return out

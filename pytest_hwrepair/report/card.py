@@ -31,8 +31,8 @@ def _endpoint(url: Any) -> str:
 
 def _observed(run: Run) -> tuple[str, str]:
     """Protocols and samples per bug seen in the records (what `auto` and defaults became)."""
-    protocols = run.tally.protocols
-    per_bug = sorted({s.n + s.errors + s.skipped for s in run.tally.bug_stats()})
+    protocols = run.scan.tally.protocols
+    per_bug = sorted({s.n + s.errors + s.skipped for s in run.scan.tally.bug_stats()})
     shown = "-" if not per_bug else str(per_bug[0]) if len(per_bug) == 1 else f"{per_bug[0]}-{per_bug[-1]}"
     return ", ".join(sorted(protocols)) or "-", shown
 

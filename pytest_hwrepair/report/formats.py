@@ -115,23 +115,17 @@ def render_latex(report: Report) -> str:
     return "\n".join(out)
 
 
-def csv_header(report: Report) -> list[str]:
-    ks = report.k
-    cats = sorted({c for b in report.bugs for c in b.categories})
-    return ["fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
-            "plausible", "undecided", "strong_n", "errors", "skipped", *[f"pass@{k}" for k in ks],
-            *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained", *[f"category:{c}" for c in cats],
-            "runs", "protocol_stack"]
-
-
 def render_csv(report: Report) -> str:
     """One row per bug x fixer; empty cells are n/a; each row carries the protocol stack of its runs."""
-    header = csv_header(report)
+    ks = report.k
+    cats = sorted({c for b in report.bugs for c in b.categories})
     stacks = {Path(c.path).name: card_stack(c) for c in report.cards}
-    cats = [h.removeprefix("category:") for h in header if h.startswith("category:")]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
+    writer.writerow(["fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
+                     "plausible", "undecided", "strong_n", "errors", "skipped", *[f"pass@{k}" for k in ks],
+                     *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained",
+                     *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
     for b in report.bugs:
         writer.writerow([b.fixer, b.domain, b.suite, b.case, b.bug, b.bug_type, b.bug_class or "", b.loc, b.n, b.c,
                          b.correct, b.plausible, b.undecided, b.strong_n, b.errors, b.skipped,
@@ -147,4 +141,4 @@ def render_json(report: Report) -> str:
     return json.dumps(report.model_dump(mode="json"), indent=2, sort_keys=True) + "\n"
 
 
-__all__ = ["csv_header", "render_csv", "render_json", "render_latex", "render_markdown", "render_text", "tex"]
+__all__ = ["render_csv", "render_json", "render_latex", "render_markdown", "render_text", "tex"]

@@ -40,10 +40,6 @@ class Run:
     info: dict[str, Any]
     scan: Scan = field(repr=False)
 
-    @property
-    def tally(self) -> Tally:
-        return self.scan.tally
-
     @cached_property
     def samples(self) -> dict[str, tuple[SampleRecord, ...]]:
         """The records of each finished sample by key (a rerun's final record replaces an earlier one)."""
