@@ -59,19 +59,14 @@ class Merged:
     by_run: bool = False
 
     @cached_property
-    def _kept(self) -> tuple[tuple[SampleRecord, ...], tuple[Path, ...]]:
-        pairs = _merged_records(self.runs, by_run=self.by_run)
-        return tuple(r for r, _ in pairs), tuple(p for _, p in pairs)
+    def counted(self) -> list[tuple[SampleRecord, Path]]:
+        """Every counted record with its run directory, for its artifacts (read again from the run directories:
+        only the HTML browser needs them)."""
+        return _merged_records(self.runs, by_run=self.by_run)
 
     @property
-    def records(self) -> tuple[SampleRecord, ...]:
-        """Every counted record (read again from the run directories: only the HTML browser needs them)."""
-        return self._kept[0]
-
-    @property
-    def origins(self) -> tuple[Path, ...]:
-        """The run directory of each record, for its artifacts."""
-        return self._kept[1]
+    def records(self) -> list[SampleRecord]:
+        return [r for r, _ in self.counted]
 
 
 def load_run(path: Path, name: str | None = None) -> Run:
@@ -133,10 +128,6 @@ def load_runs(paths: Sequence[Path]) -> list[Run]:
     return [load_run(p, name) for p, name in zip(paths, names)]
 
 
-def _decided(samples: tuple[SampleRecord, ...]) -> bool:
-    return any(r.final and r.outcome in DECIDED for r in samples)
-
-
 def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     """One set of samples: by sample key, the first run holding a decided verdict wins (else the first)."""
     runs = tuple(runs)
@@ -166,6 +157,10 @@ def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
                 keys = ", ".join(differing(first[1], config))
                 return (f"{first[0]} and {run.name} ran {config['name']} with different {keys}",)
     return ()
+
+
+def _decided(samples: tuple[SampleRecord, ...]) -> bool:
+    return any(r.final and r.outcome in DECIDED for r in samples)
 
 
 def _merged_records(runs: Sequence[Run], *, by_run: bool) -> list[tuple[SampleRecord, Path]]:

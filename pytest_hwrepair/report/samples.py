@@ -83,7 +83,7 @@ def verdict(r: SampleRecord) -> str:
 def browser_data(merged: Merged) -> dict[str, Any]:
     """Every record (each iteration of a trajectory too) with interned artifact texts."""
     pool = TextPool()
-    pairs = sorted(zip(merged.records, merged.origins),
+    pairs = sorted(merged.counted,
                    key=lambda p: (p[0].fixer, p[0].case, p[0].bug, p[0].sample, p[0].iteration or 0, not p[0].final))
     samples = [_entry(r, origin, pool) for r, origin in pairs]
     return {"samples": samples, "texts": pool.texts}
