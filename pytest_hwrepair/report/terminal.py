@@ -95,20 +95,14 @@ def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]
 
 def _row(row: dict[str, Any], iterative: Sequence[dict[str, Any]], names: Mapping[str, str], ks: Sequence[int],
          keys: Sequence[str] = ()) -> tuple[list[Any], bool]:
-    """The cells of a summary row (its `keys` after fixer and domain), and whether it is an iterative row."""
-    passes, star = _pass_values(iterative, row, ks)
-    return [shown_fixer(row["fixer"], names), row["domain"] + (ITERATIVE_MARK if star else ""), *[row[k] for k in keys],
+    """The cells of a summary row (its `keys` after fixer and domain), and whether it is an iterative row: its
+    pass@k is then pass within k attempts (its pass@1: the first attempt)."""
+    it = next((it for it in iterative if it["fixer"] == row["fixer"] and it["trajectories"] == row["samples"]
+               and row["samples"]), None)
+    passes = [row["pass_at"][str(k)] for k in ks] if it is None else [it["pass_within"].get(str(k)) for k in ks]
+    return [shown_fixer(row["fixer"], names), row["domain"] + (ITERATIVE_MARK if it else ""), *[row[k] for k in keys],
             row["bugs"], row["samples"], *passes, *strong_scores(row, ks), row["multiplicity"],
-            row["underconstrained"], row["errors"], row["skipped"]], star
-
-
-def _pass_values(iterative: Sequence[dict[str, Any]], row: dict[str, Any],
-                 ks: Sequence[int]) -> tuple[list[Any], bool]:
-    """pass@k of a row; for an iterative row, pass within k attempts (its pass@1: the first attempt)."""
-    for it in iterative:
-        if it["fixer"] == row["fixer"] and it["trajectories"] == row["samples"] and row["samples"]:
-            return [it["pass_within"].get(str(k)) for k in ks], True
-    return [row["pass_at"][str(k)] for k in ks], False
+            row["underconstrained"], row["errors"], row["skipped"]], it is not None
 
 
 def score_headers(ks: Sequence[int]) -> list[str]:
