@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..results.bugstats import View
+from ..results.bugstats import View, view_of
 from ..results.rundir import SampleRecord
 from ..verdict import Category, RepairProtocol
 
@@ -78,8 +78,6 @@ def record_view(d: Any) -> tuple[View, Any] | None:
     except (ValueError, TypeError, KeyError):
         return None
     check_record(r)
-    from ..results.bugstats import view_of
-
     return view_of(r), r
 
 
