@@ -130,11 +130,8 @@ def _last_of_each_key(samples: Path, hashes: np.ndarray) -> np.ndarray:
     clash = _repeated(hashes)
     if not len(clash):
         return np.arange(len(hashes))
-    last: dict[str, int] = {}
-    for i, key in sorted(_exact_keys(samples, clash).items()):
-        last[key] = i
-    drop = set(clash.tolist()) - set(last.values())
-    return np.array([i for i in range(len(hashes)) if i not in drop], dtype=np.int64)
+    last = {key: i for i, key in sorted(_exact_keys(samples, clash).items())}  # a later index replaces an earlier
+    return np.setdiff1d(np.arange(len(hashes)), np.setdiff1d(clash, list(last.values())))
 
 
 def _recount(samples: Path, finals: np.ndarray) -> Tally:
@@ -200,8 +197,7 @@ def _choose(scans: Sequence[Scan], clash: np.ndarray) -> tuple[list[np.ndarray],
         for run, i, _ in held:
             if (run, i) != keep[:2]:
                 drop[run].add(i)
-    return [np.array([i for i in s.winners.tolist() if i not in drop[n]], dtype=np.int64)
-            for n, s in enumerate(scans)], duplicates
+    return [np.setdiff1d(s.winners, list(drop[n])) for n, s in enumerate(scans)], duplicates
 
 
 __all__ = ["Scan", "merge_scans", "scan"]
