@@ -13,6 +13,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..oracles.rtl.preflight import Port, PreflightRejection, check_source_rules, module_names, parse_interface
 from ..sandbox import scratch
@@ -51,6 +52,11 @@ class Probe:
                 return port.name, 0 if m.group(1) else 1
         return None
 
+    def clocking(self, reset: bool = True) -> dict[str, Any]:
+        """The oracle's clock, and its reset held for 2 cycles (with `reset`, where there is a clock)."""
+        held = self.reset if reset and self.clock else None
+        return {"clock": self.clock, "reset": {"signal": held[0], "active": held[1], "cycles": 2} if held else None}
+
     @property
     def inputs(self) -> list[Port]:
         return [p for p in self.ports if p.direction == "input"]
@@ -65,9 +71,8 @@ class Probe:
         return not self.problem and not self.inout and (self.clock is not None or not self.stateful)
 
 
-def declared_modules(files: dict[str, str]) -> list[str]:
-    """Every module the design's Verilog files define, in order."""
-    return [m for text in files.values() for m in module_names(text)]
+def first_module(text: str) -> str | None:
+    return next(iter(module_names(text)), None)
 
 
 def rule_problem(files: dict[str, str]) -> str:
@@ -82,7 +87,7 @@ def rule_problem(files: dict[str, str]) -> str:
 
 def probe(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> Probe:
     """Ports, state and lint warnings of the golden design `files` (name -> text) with top module `top`."""
-    modules = tuple(declared_modules(files))
+    modules = tuple(m for text in files.values() for m in module_names(text))
     rules = rule_problem(files)
     waivers = lint_warnings(files, top, timeout)
     with scratch.directory("hwrepair-probe-") as root:
@@ -113,7 +118,7 @@ def lint_problem(files: dict[str, str], top: str, waive: tuple[str, ...] = (), w
 
 def lint_warnings(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> tuple[str, ...]:
     """Every Verilator warning class the design raises under the rtl oracles' lint."""
-    return _waivers(_lint(files, top, (), (), timeout).stdout)
+    return tuple(sorted(set(_WARNING.findall(_lint(files, top, (), (), timeout).stdout))))
 
 
 def _lint(files: dict[str, str], top: str, waive: tuple[str, ...], warn: tuple[str, ...],
@@ -152,10 +157,6 @@ def _run(root: Path, command: str, timeout: float) -> subprocess.CompletedProces
                               text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(command, 124, "", f"timed out after {timeout:.0f}s")
-
-
-def _waivers(log: str) -> tuple[str, ...]:
-    return tuple(sorted(set(_WARNING.findall(log))))
 
 
 def _first_error(log: str) -> str:

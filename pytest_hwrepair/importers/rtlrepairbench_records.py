@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..oracles.rtl.preflight import module_names
 from ..repo import patch
 from .base import ImporterError
+from .rtl_probe import first_module
 
 SETS = ("lint", "semantic", "real")
 FILES = {"lint": "repairbench_lint.jsonl", "semantic": "repairbench_sem85.jsonl", "real": "repairbench_realbugs.jsonl"}
@@ -127,10 +127,6 @@ def realbug(raw: dict[str, Any]) -> Record:
                   str(raw.get("spec") or ""), raw["task"])
 
 
-def first_module(text: str) -> str | None:
-    return next(iter(module_names(text)), None)
-
-
 def rename_first_module(text: str, name: str) -> str:
     """The reference module under the name the broken design (and the testbench) use."""
     old = first_module(text)
@@ -152,7 +148,7 @@ def eval_tasks(data: Path) -> tuple[dict[str, str], dict[str, Testbench]]:
         task = str(raw.get("id", "")).split(":")[-1]
         if raw.get("instruction"):
             specs[task] = str(raw["instruction"]).strip()
-        meta = raw.get("meta") if isinstance(raw.get("meta"), dict) else {}
+        meta = raw.get("meta")
         if isinstance(meta, dict) and meta.get("testbench"):
             benches[task] = Testbench(str(meta["testbench"]), str(meta.get("top_module") or "tb"),
                                       str(meta.get("pass_regex") or PASS_REGEX))
