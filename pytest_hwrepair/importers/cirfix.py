@@ -114,10 +114,10 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
     if problem:
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     lint = lint_problem({**golden, bug.original: broken}, seen.top, seen.waivers)
-    rel = f"{project.set}/{_CASE_ID.sub('_', project.name)}/{_CASE_ID.sub('_', bug.name)}"
+    project_id, bug_id = _CASE_ID.sub("_", project.name), _CASE_ID.sub("_", bug.name)
     broken_name = f"broken/{Path(bug.buggy).name}"
-    kind = bug_type(project, bug)
-    fields = {"schema": 1, "id": f"{_CASE_ID.sub('_', project.name)}-{_CASE_ID.sub('_', bug.name)}",
+    kind = entry.group
+    fields = {"schema": 1, "id": f"{project_id}-{bug_id}",
               "domain": "rtl", "suite": project.set, "title": f"{project.name}: {bug.name} ({tb.name})",
               "sources": list(golden), "target": bug.original, "spec": "spec.md", "oracle": oracle,
               "strong_oracle": {"kind": "rtl-equiv", "timeout": EQUIV_TIMEOUT} if seen.tier_f else None,
@@ -126,7 +126,7 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
                        "note": note(project, bug, tb, lint) + ("; design files preprocessed (macros expanded, "
                                                                   "includes inlined)" if reader.expand else "")}]}
     texts = {**golden, **files, broken_name: broken, "spec.md": spec_text(project, seen, tb)}
-    return Staged(rel, fields, texts, entry, f"{project.set}/{project.name}")
+    return Staged(f"{project.set}/{project_id}/{bug_id}", fields, texts, entry, f"{project.set}/{project.name}")
 
 
 def tb_oracle(project: Project, tb: UpTestbench, seen: Probe,

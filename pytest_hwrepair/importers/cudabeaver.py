@@ -79,7 +79,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
         return Entry(task.name, "unknown", Status.REJECTED, Reason.NOT_IMPORTABLE, str(exc))
     family, bucket = str(instance.get("task_family", "unknown")), str(instance.get("error_category", ""))
     entry = Entry(task.name, family, Status.IMPORTED, group=bucket)
-    problem = unimportable(task, instance, meta, bucket)
+    problem = unimportable(instance, meta, bucket)
     if problem:
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     files = instance["files"]
@@ -100,7 +100,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
     return Entry(task.name, family, Status.IMPORTED, case=rel, bug=fields["bug"][0]["id"], group=bucket)
 
 
-def unimportable(task: Path, instance: dict[str, Any], meta: dict[str, Any], bucket: str) -> str:
+def unimportable(instance: dict[str, Any], meta: dict[str, Any], bucket: str) -> str:
     """Why a task cannot be an ordinary case here, or ''."""
     if bucket not in CUDA_BUCKETS:
         return f"error_category {bucket!r} is not one of {', '.join(CUDA_BUCKETS)}"

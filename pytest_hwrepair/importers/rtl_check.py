@@ -1,9 +1,6 @@
-"""The two-sided check of imported rtl cases, and Tier F kept only where it decides the golden design.
-
-Cases are written to a scratch directory and checked as `hwrepair validate` checks them (reference passes,
-noop fails under the case's own oracle); only what passes is written to the user's directory. Tier F stays a
-case's strong oracle only where it decides the golden design against itself (PROVED or BOUNDED_PASS).
-"""
+"""The two-sided check of imported rtl cases, in a scratch directory as `hwrepair validate` checks them, and
+Tier F kept as their strong oracle only where it decides the golden design against itself (PROVED or
+BOUNDED_PASS)."""
 
 from __future__ import annotations
 

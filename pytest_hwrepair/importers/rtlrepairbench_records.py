@@ -26,7 +26,6 @@ from .rtl_probe import first_module
 SETS = ("lint", "semantic", "real")
 FILES = {"lint": "repairbench_lint.jsonl", "semantic": "repairbench_sem85.jsonl", "real": "repairbench_realbugs.jsonl"}
 BOTH_SYNTHETIC = "repairbench_heldout.jsonl"
-BUCKETS = {"lint": "lint", "semantic": "semantic"}
 PASS_REGEX = r"Mismatches: 0 in \d+ samples"
 _RTL = re.compile(r"```(?:systemverilog|verilog|sv)?\n(.*?)```", re.DOTALL)
 _NAME = re.compile(r"Broken RTL \(`([^`]+)`\)")
@@ -81,8 +80,8 @@ def record_files(data: Path, set_name: str) -> tuple[Path, str | None]:
     if own.is_file():
         return own, None
     both = data / BOTH_SYNTHETIC
-    if set_name in BUCKETS and both.is_file():
-        return both, BUCKETS[set_name]
+    if set_name != "real" and both.is_file():  # its records say their set in `bucket`
+        return both, set_name
     raise ImporterError(f"{data}: no {FILES[set_name]} (not an RTLRepairBench checkout, or the {set_name} set is "
                         "missing)")
 
