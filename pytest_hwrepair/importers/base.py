@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import enum
 import json
-import math
 import shutil
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 LOG_NAME = "import-{importer}.json"
 
@@ -74,9 +73,7 @@ class Entry:
     same_as: str = ""  # the source of another candidate that leaves the very same program behind
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "suite": self.suite, "status": self.status.value,
-                "reason": self.reason.value if self.reason else None, "detail": self.detail,
-                "case": self.case, "bug": self.bug, "group": self.group, "same_as": self.same_as or None}
+        return {**asdict(self), "same_as": self.same_as or None}  # status and reason are str enums
 
     def rejected(self, reason: Reason, detail: str) -> Entry:
         return replace(self, status=Status.REJECTED, reason=reason, detail=detail)
@@ -111,6 +108,15 @@ class ImportReport:
                 "notes": list(self.notes), **dict(self.extra)}
 
 
+T = TypeVar("T")
+
+
+def split(found: Iterable[T | Entry]) -> tuple[list[T], list[Entry]]:
+    """What an importer could make of its candidates, and the rejections of the others (each in order)."""
+    items = list(found)
+    return [f for f in items if not isinstance(f, Entry)], [f for f in items if isinstance(f, Entry)]
+
+
 def prepare_out(out: Path, importer: str, owned: Iterable[str]) -> None:
     """Make `out` ready: a new or empty directory, or one this importer wrote before (its parts are replaced)."""
     log = out / LOG_NAME.format(importer=importer)
@@ -126,10 +132,11 @@ def prepare_out(out: Path, importer: str, owned: Iterable[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def write_report(report: ImportReport) -> Path:
+def write_report(report: ImportReport) -> ImportReport:
+    """Write the import log; the report, to return from `Importer.run`."""
     path = report.out / LOG_NAME.format(importer=report.importer)
     path.write_text(json.dumps(report.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return path
+    return report
 
 
 def write_case(case_dir: Path, fields: Mapping[str, Any], files: Mapping[str, str]) -> None:
@@ -148,13 +155,8 @@ def read_text(path: Path) -> str | None:
         return None
     try:
         data = path.read_bytes()
-    except OSError:
-        return None
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
+        return None if b"\0" in data else data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return None
 
 
@@ -177,12 +179,8 @@ def dump_toml(fields: Mapping[str, Any]) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        return ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, (int, float)):
+        return str(value)  # TOML spells the special floats as Python does: inf, -inf, nan
     if isinstance(value, str):
         # A JSON string is a TOML basic string, once DEL (which JSON leaves raw) is escaped too.
         return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")

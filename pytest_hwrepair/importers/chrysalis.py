@@ -15,14 +15,13 @@ import argparse
 import os
 import re
 import tempfile
-from collections import defaultdict
-from collections.abc import Callable
+from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..strength.selfcheck import BugCheck
-from .base import Entry, ImportReport, Reason, Status, prepare_out, write_case, write_report
+from .base import Entry, ImportReport, Reason, Status, prepare_out, split, write_case, write_report
 from .check import failure, rejection_reason, shape_labels, two_sided
 from .chrysalis_locate import Edit, dedupe, locate, twins
 from .chrysalis_specs import Spec, load_selection, load_specs
@@ -31,6 +30,7 @@ from .snippets import occurrence
 
 SUITE_DIRS = ("chstone", "machsuite", "polybench")
 _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+Verdicts = dict[str, BugCheck | None]  # validate's verdict per spec source (None: it gave none)
 
 
 class ChrysalisImporter:
@@ -70,16 +70,15 @@ class ChrysalisImporter:
         prepare_out(ns.out, self.name, SUITE_DIRS)
         keep_twins = selection is not None
         if ns.no_check:
-            entries += unchecked(ns.out, edits, keep_twins)
+            entries += write_edits(ns.out, edits, keep_twins)
         else:
             entries += checked(ns.out, edits, ns.jobs, ns.cache_dir, keep_twins)
         entries.sort(key=lambda e: e.source)
         version = programs["polybench"][0].version
         notes = (f"polybench: PolyBench/C {version} ({ns.polybench})",
                  *(selection_notes(selection, entries) if selection is not None else ()))
-        report = ImportReport(self.name, ns.out, tuple(entries), notes, {"dataset": ns.dataset, "polybench": version})
-        write_report(report)
-        return report
+        return write_report(ImportReport(self.name, ns.out, tuple(entries), notes,
+                                         {"dataset": ns.dataset, "polybench": version}))
 
 
 def _seconds(text: str) -> float:
@@ -94,49 +93,37 @@ def _seconds(text: str) -> float:
 
 def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[Edit], list[Entry]]:
     """Every spec located in its suite's programs, or the rejection saying why it cannot be."""
-    edits: list[Edit] = []
-    rejected: list[Entry] = []
-    for spec in specs:
-        found = locate(spec, programs[spec.suite])
-        if isinstance(found, Edit):
-            edits.append(found)
-        else:
-            rejected.append(found)
-    return edits, rejected
-
-
-def unchecked(out: Path, edits: list[Edit], keep_twins: bool) -> list[Entry]:
-    """Every placed edit written as it is (one of each duplicate group unless twins are kept)."""
-    if keep_twins:
-        return write_cases(out, edits, keep=None, same=twins(edits))
-    kept, dupes = dedupe(edits)
-    return dupes + write_cases(out, kept, keep=None)
+    return split(locate(spec, programs[spec.suite]) for spec in specs)
 
 
 def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
     """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
-    behaviour and a loaded machine can make one run pass); then write only what passed both checks to
-    `out`: every edit, twins marked, when `keep_twins`, else one of each duplicate group (one that
-    passed, if any)."""
+    behaviour and a loaded machine can make one run pass); then write only what passed both checks."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
-
-    def passed(edit: Edit) -> bool:
-        found = verdicts.get(edit.spec.source)
-        return found is not None and found.status == "accepted"
-
-    again = check_in_scratch([e for e in edits if passed(e)], jobs, cache_dir)
+    again = check_in_scratch([e for e in edits if _passed(e, verdicts)], jobs, cache_dir)
     for source, second in again.items():
         first = verdicts[source]
         if first is not None and (second is None or second.status != "accepted"):
             said = f"{second.status}: {second.reason}" if second else "no verdict"
             verdicts[source] = replace(first, status="rejected", reason=f"not repeatable: accepted once, then {said}")
+    return write_edits(out, edits, keep_twins, verdicts)
+
+
+def _passed(edit: Edit, keep: Verdicts | None) -> bool:
+    found = keep.get(edit.spec.source) if keep is not None else None
+    return keep is None or (found is not None and found.status == "accepted")
+
+
+def write_edits(out: Path, edits: list[Edit], keep_twins: bool, keep: Verdicts | None = None) -> list[Entry]:
+    """The edits written to `out` (with `keep`, only those that passed): every edit, twins marked, when
+    `keep_twins`, else one of each duplicate group (one that passed, if any)."""
     if keep_twins:
-        return write_cases(out, edits, keep=verdicts.get, same=twins(edits, passed))
-    kept, dupes = dedupe(edits, passed)
-    return dupes + write_cases(out, kept, keep=verdicts.get)
+        return write_cases(out, edits, keep, same=twins(edits, lambda edit: _passed(edit, keep)))
+    kept, dupes = dedupe(edits, lambda edit: _passed(edit, keep))
+    return dupes + write_cases(out, kept, keep)
 
 
-def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> dict[str, BugCheck | None]:
+def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> Verdicts:
     """validate's verdict per spec, for the edits written as cases into a scratch directory."""
     if not edits:
         return {}
@@ -148,10 +135,7 @@ def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> dict[str,
     return {source: shape_labels(check) if check else None for source, check in found.items()}
 
 
-Keep = Callable[[str], BugCheck | None]
-
-
-def write_cases(out: Path, edits: list[Edit], keep: Keep | None, same: dict[str, str] | None = None) -> list[Entry]:
+def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[str, str] | None = None) -> list[Entry]:
     """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check.
     `same` marks the edits that leave the same program behind as another (source -> its source)."""
     same = same or {}
@@ -171,14 +155,15 @@ def write_cases(out: Path, edits: list[Edit], keep: Keep | None, same: dict[str,
                 kept.append(bug)
             entries.append(entry)
         if kept:
-            write_case(out / rel, case_fields(program, file, rel, kept), _files(program))
+            write_case(out / rel, case_fields(program, file, rel, kept), {**program.files, **program.data,
+                                                                          **program.expected})
     return entries
 
 
-def _status(entry: Entry, keep: Keep | None) -> Entry:
+def _status(entry: Entry, keep: Verdicts | None) -> Entry:
     if keep is None:
         return entry
-    check = keep(entry.source)
+    check = keep.get(entry.source)
     if check is None:
         return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
     if check.status == "accepted":
@@ -214,22 +199,15 @@ def case_fields(program: Program, file: str, rel: str, bugs: list[dict[str, Any]
             "data": list(program.data) or None, "oracle": program.oracle, "bug": bugs}
 
 
-def _files(program: Program) -> dict[str, str]:
-    return {**program.files, **program.data, **program.expected}
-
-
 def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) -> tuple[str, ...]:
     """How the selected triples fared: kept, rejected (by reason) or absent from the specs."""
-    status = {tuple(e.source.split("/")): e for e in entries}
-    missing = sorted(t for t in selection if t not in status)
-    kept = sum(1 for t in selection if t in status and status[t].status is not Status.REJECTED)
-    reasons: dict[str, int] = defaultdict(int)
-    for t in selection:
-        reason = status[t].reason if t in status and status[t].status is Status.REJECTED else None
-        if reason is not None:
-            reasons[reason.value] += 1
-    marked = sum(1 for t in selection if t in status and status[t].status is not Status.REJECTED and status[t].same_as)
-    lines = [f"selection: {len(selection)} triples: {kept} kept, {sum(reasons.values())} rejected, "
+    found = {tuple(e.source.split("/")): e for e in entries}
+    missing = sorted(t for t in selection if t not in found)
+    chosen = [found[t] for t in selection if t in found]
+    kept = [e for e in chosen if e.status is not Status.REJECTED]
+    reasons = Counter(e.reason.value for e in chosen if e.status is Status.REJECTED and e.reason is not None)
+    marked = sum(1 for e in kept if e.same_as)
+    lines = [f"selection: {len(selection)} triples: {len(kept)} kept, {sum(reasons.values())} rejected, "
              f"{len(missing)} with no spec file"]
     if marked:
         lines.append(f"  selection kept, the same program as another kept one (same_as): {marked}")

@@ -145,13 +145,10 @@ def _edit(spec: Spec, program: Program, name: str, span: Span, where: str) -> Ed
     return edit
 
 
-Groups = dict[tuple[str, str, str, str], list[Edit]]
-
-
 def twins(edits: list[Edit], preferred: Callable[[Edit], bool] = lambda edit: True) -> dict[str, str]:
     """For every edit that leaves the same program behind as another, the source of the one that stands
     for their group: the first `preferred` one (say, the one that passed its check), else the first."""
-    groups: Groups = {}
+    groups: dict[tuple[str, str, str, str], list[Edit]] = {}
     for edit in edits:
         groups.setdefault(edit.key, []).append(edit)
     same: dict[str, str] = {}

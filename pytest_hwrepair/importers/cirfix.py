@@ -20,12 +20,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..oracles.rtl.preflight import module_names
 from ..strength.selfcheck import BugCheck
-from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, read_text, write_report
+from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, read_text, split, write_report
 from .cirfix_projects import PAPER_32, SETS, Project, UpBug, UpTestbench, find_projects
-from .rtl_check import Staged, add_common_arguments, admit, write_kept
-from .rtl_probe import Probe, lint_problem, preprocess, probe
+from .rtl_check import Staged, add_common_arguments, admit
+from .rtl_probe import Probe, first_module, lint_problem, preprocess, probe
 
 _CASE_ID = re.compile(r"[^A-Za-z0-9_.-]+")
 TB_DIR = "testbench"
@@ -62,23 +61,19 @@ class CirFixImporter:
             projects = [p for p in projects if p.name in ns.projects]
         staged, entries = stage_all(projects, ns.testbench, ns.trace, ns.preprocess)
         prepare_out(ns.out, self.name, sorted(SETS))
-        staged, proving, decided = admit(staged, check=not ns.no_check, jobs=ns.jobs, cache_dir=ns.cache_dir,
-                                         remap=simulator_reason)
+        written, proving, decided = admit(staged, ns, remap=simulator_reason)
         notes += [f"Tier F on {d}: " + (why or "decides the golden design (kept)") for d, why in decided.items()]
         notes += proving
-        entries += write_kept(ns.out, staged)
+        entries += written
         entries.sort(key=lambda e: e.source)
-        report = ImportReport(self.name, ns.out, tuple(entries), (*group_notes(entries), *notes),
-                              {"trace": ns.trace, "testbench": ns.testbench})
-        write_report(report)
-        return report
+        return write_report(ImportReport(self.name, ns.out, tuple(entries), (*group_notes(entries), *notes),
+                                         {"trace": ns.trace, "testbench": ns.testbench}))
 
 
 def stage_all(projects: list[Project], testbench: str | None, trace: bool,
               expand: bool = False) -> tuple[list[Staged], list[Entry]]:
     """The case of every bug that can be one, and the rejections of those that cannot."""
-    staged: list[Staged] = []
-    rejected: list[Entry] = []
+    found: list[Staged | Entry] = []
     for project in projects:
         reader = Reader(project, expand)
         golden = reader.all(project.sources)
@@ -87,12 +82,8 @@ def stage_all(projects: list[Project], testbench: str | None, trace: bool,
         for bug in project.bugs:
             entry = Entry(f"{project.set}/{project.name}/{bug.name}", project.set, Status.IMPORTED,
                           group=bug_type(project, bug))
-            found = stage_bug(project, bug, golden, seen, project.pick(bug.name, testbench, trace), entry, reader)
-            if isinstance(found, Staged):
-                staged.append(found)
-            else:
-                rejected.append(found)
-    return staged, rejected
+            found.append(stage_bug(project, bug, golden, seen, project.pick(bug.name, testbench, trace), entry, reader))
+    return split(found)
 
 
 def bug_type(project: Project, bug: UpBug) -> str:
@@ -123,10 +114,10 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
     if problem:
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     lint = lint_problem({**golden, bug.original: broken}, seen.top, seen.waivers)
-    rel = f"{project.set}/{_CASE_ID.sub('_', project.name)}/{_CASE_ID.sub('_', bug.name)}"
+    project_id, bug_id = _CASE_ID.sub("_", project.name), _CASE_ID.sub("_", bug.name)
     broken_name = f"broken/{Path(bug.buggy).name}"
-    kind = bug_type(project, bug)
-    fields = {"schema": 1, "id": f"{_CASE_ID.sub('_', project.name)}-{_CASE_ID.sub('_', bug.name)}",
+    kind = entry.group
+    fields = {"schema": 1, "id": f"{project_id}-{bug_id}",
               "domain": "rtl", "suite": project.set, "title": f"{project.name}: {bug.name} ({tb.name})",
               "sources": list(golden), "target": bug.original, "spec": "spec.md", "oracle": oracle,
               "strong_oracle": {"kind": "rtl-equiv", "timeout": EQUIV_TIMEOUT} if seen.tier_f else None,
@@ -135,7 +126,7 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
                        "note": note(project, bug, tb, lint) + ("; design files preprocessed (macros expanded, "
                                                                   "includes inlined)" if reader.expand else "")}]}
     texts = {**golden, **files, broken_name: broken, "spec.md": spec_text(project, seen, tb)}
-    return Staged(rel, fields, texts, entry, f"{project.set}/{project.name}")
+    return Staged(f"{project.set}/{project_id}/{bug_id}", fields, texts, entry, f"{project.set}/{project.name}")
 
 
 def tb_oracle(project: Project, tb: UpTestbench, seen: Probe,
@@ -146,11 +137,7 @@ def tb_oracle(project: Project, tb: UpTestbench, seen: Probe,
     oracle, trace and memory files are read as they are.
     """
     oracle: dict[str, Any] = {"kind": "rtl-tb", "top": seen.top,
-                              "modules": list(seen.modules) if len(seen.modules) > 1 else None}
-    if seen.clock:
-        oracle["clock"] = seen.clock
-    if seen.reset and seen.clock:
-        oracle["reset"] = {"signal": seen.reset[0], "active": seen.reset[1], "cycles": 2}
+                              "modules": list(seen.modules) if len(seen.modules) > 1 else None, **seen.clocking()}
     oracle["init"] = "zero" if project.set == "fpga" else "x"
     oracle["lint_waive"] = list(seen.waivers) or None
     files: dict[str, str] = {}
@@ -160,12 +147,10 @@ def tb_oracle(project: Project, tb: UpTestbench, seen: Probe,
         names = [(tb.table, f"{TB_DIR}/{Path(tb.table).name}")]
         oracle["table"] = names[0][1]
     else:
-        names = [(s, f"{TB_DIR}/{Path(s).name}") for s in tb.sources]
-        names += [(tb.oracle, f"{TB_DIR}/expected/{Path(tb.oracle).name}")]
-        names += [(s, Path(s).name) for s in tb.init_files]
-        oracle.update(testbench=[n for _, n in names[:len(tb.sources)]], output=tb.output,
-                      expected=names[len(tb.sources)][1],
-                      tb_data=[n for _, n in names[len(tb.sources) + 1:]] or None)
+        bench, expected = [f"{TB_DIR}/{Path(s).name}" for s in tb.sources], f"{TB_DIR}/expected/{Path(tb.oracle).name}"
+        data = [Path(s).name for s in tb.init_files]
+        names = [*zip(tb.sources, bench), (tb.oracle, expected), *zip(tb.init_files, data)]
+        oracle.update(testbench=bench, output=tb.output, expected=expected, tb_data=data or None)
     oracle["timeout"] = DEFAULT_TIMEOUT + 2 * (tb.timeout or 0.0)
     for upstream, name in names:
         text = reader.one(upstream) if upstream in tb.sources else read_text(project.root / upstream)
@@ -242,4 +227,4 @@ def _first_module(project: Project, golden: dict[str, str] | None) -> str | None
     """A project without a top level (CirFix's I2C slave model): the first module of its first bug's file."""
     if golden is None or not project.bugs:
         return None
-    return next(iter(module_names(golden.get(project.bugs[0].original, ""))), None)
+    return first_module(golden.get(project.bugs[0].original, ""))

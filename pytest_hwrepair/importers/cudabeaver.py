@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +58,10 @@ class CudaBeaverImporter:
         external = data / "_external"
         prepare_out(ns.out, self.name, [SUITE_DIR])
         entries = [import_task(task, ns.out, external, ns.gpu_arch, ns.timeout) for task in tasks]
-        notes = [f"  {bucket}: {n}" for bucket, n in _bucket_counts(entries)]
-        report = ImportReport(self.name, ns.out, tuple(entries), ("imported per bucket:", *notes),
-                              {"gpu_arch": ns.gpu_arch})
-        write_report(report)
-        return report
+        counts = Counter(e.group for e in entries if e.status is not Status.REJECTED)
+        notes = [f"  {bucket}: {n}" for bucket, n in sorted(counts.items())]
+        return write_report(ImportReport(self.name, ns.out, tuple(entries), ("imported per bucket:", *notes),
+                                         {"gpu_arch": ns.gpu_arch}))
 
 
 def _sm(text: str) -> int:
@@ -69,14 +69,6 @@ def _sm(text: str) -> int:
     if m is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not an SM number such as 90 or sm_90")
     return int(m.group(1))
-
-
-def _bucket_counts(entries: list[Entry]) -> list[tuple[str, int]]:
-    counts: dict[str, int] = {}
-    for e in entries:
-        if e.status is not Status.REJECTED:
-            counts[e.group] = counts.get(e.group, 0) + 1
-    return sorted(counts.items())
 
 
 def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, timeout: float) -> Entry:
@@ -87,7 +79,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
         return Entry(task.name, "unknown", Status.REJECTED, Reason.NOT_IMPORTABLE, str(exc))
     family, bucket = str(instance.get("task_family", "unknown")), str(instance.get("error_category", ""))
     entry = Entry(task.name, family, Status.IMPORTED, group=bucket)
-    problem = unimportable(task, instance, meta, bucket)
+    problem = unimportable(instance, meta, bucket)
     if problem:
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     files = instance["files"]
@@ -108,7 +100,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
     return Entry(task.name, family, Status.IMPORTED, case=rel, bug=fields["bug"][0]["id"], group=bucket)
 
 
-def unimportable(task: Path, instance: dict[str, Any], meta: dict[str, Any], bucket: str) -> str:
+def unimportable(instance: dict[str, Any], meta: dict[str, Any], bucket: str) -> str:
     """Why a task cannot be an ordinary case here, or ''."""
     if bucket not in CUDA_BUCKETS:
         return f"error_category {bucket!r} is not one of {', '.join(CUDA_BUCKETS)}"
@@ -162,7 +154,7 @@ def case_fields(task: str, family: str, bucket: str, target: str, broken: str, t
     big = len(testbench) > 30
     data = [n for n in testbench if big and n.startswith(_BIG_TREES)]
     sources = [target, *(n for n in testbench if n not in data)]
-    hardware = meta.get("hardware") if isinstance(meta.get("hardware"), dict) else {}
+    hardware = meta.get("hardware")
     min_sm = hardware.get("min_sm") if isinstance(hardware, dict) else None
     oracle = {"kind": "cuda", "build": adapt(str(meta["build_command"]), external, gpu_arch),
               "run": adapt(str(meta["test_command"]), external, gpu_arch), "timeout": timeout,

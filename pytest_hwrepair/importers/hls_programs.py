@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,8 +84,10 @@ class Program:
 
 def chstone(root: Path, timeout: float | None = None) -> list[Program]:
     """One program per CHStone folder; the file defining `main` is built and includes the rest."""
+    if not root.is_dir():
+        raise ImporterError(f"{root}: not a directory")
     programs = []
-    for folder in sorted(p for p in _dirs(root) if any(p.glob("*.c"))):
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and any(p.glob("*.c"))):
         files = {p.name: text for p in sorted(folder.iterdir()) if p.is_file() and (text := read_text(p)) is not None
                  and not p.name.startswith(".")}
         entry = next((n for n in sorted(files) if n.endswith(".c") and find_definitions(files[n], "main")), None)
@@ -175,12 +176,6 @@ def polybench_version(root: Path) -> str:
     return "4.x" if "POLYBENCH_DUMP_TARGET" in (read_text(root / "utilities" / "polybench.h") or "") else "3.x"
 
 
-def _dirs(root: Path) -> list[Path]:
-    if not root.is_dir():
-        raise ImporterError(f"{root}: not a directory")
-    return [p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")]
-
-
 def _must(programs: list[Program], root: Path, option: str, what: str) -> list[Program]:
     if not programs:
         raise ImporterError(f"{option} {root}: {what}")
@@ -197,7 +192,3 @@ def _epsilon(text: str) -> float:
     """The benchmark's own check_data tolerance (`#define EPSILON ...`), else exact."""
     m = re.search(r"^#define\s+EPSILON\s+[(\s]*(?:\(\s*\w+\s*\))?\s*([0-9.]+(?:[eE][-+]?\d+)?)", text, re.MULTILINE)
     return float(m.group(1)) if m else 0.0
-
-
-SUITE_LOADERS: dict[str, Callable[..., list[Program]]] = {"chstone": chstone, "machsuite": machsuite,
-                                                          "polybench": polybench}

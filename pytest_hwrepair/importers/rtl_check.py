@@ -1,9 +1,6 @@
-"""The two-sided check of imported rtl cases, and Tier F kept only where it decides the golden design.
-
-Cases are written to a scratch directory and checked as `hwrepair validate` checks them (reference passes,
-noop fails under the case's own oracle); only what passes is written to the user's directory. Tier F stays a
-case's strong oracle only where it decides the golden design against itself (PROVED or BOUNDED_PASS).
-"""
+"""The two-sided check of imported rtl cases, in a scratch directory as `hwrepair validate` checks them, and
+Tier F kept as their strong oracle only where it decides the golden design against itself (PROVED or
+BOUNDED_PASS)."""
 
 from __future__ import annotations
 
@@ -58,16 +55,23 @@ def add_common_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--cache-dir", type=Path, default=Path(".hwrepair/cache"))
 
 
-def admit(staged: list[Staged], *, check: bool, jobs: int, cache_dir: Path,
-          remap: Remap | None = None) -> tuple[list[Staged], list[str], dict[str, str]]:
-    """The staged cases checked two-sided (all marked imported without `check`), Tier F dropped where it cannot
-    judge; notes, and per design checked why Tier F does not decide it ('' where it does)."""
-    if not check:
-        return [s.marked(Status.IMPORTED) for s in staged], [], {}
-    staged = check_staged(staged, jobs=jobs, cache_dir=cache_dir, remap=remap)
-    staged, notes = drop_proving_tier_f(staged)
-    staged, decided = keep_tier_f(staged, cache_dir)
-    return staged, notes, decided
+def admit(staged: list[Staged], ns: argparse.Namespace,
+          remap: Remap | None = None) -> tuple[list[Entry], list[str], dict[str, str]]:
+    """Write to `--out` the staged cases that pass the two-sided check (all of them with `--no-check`), Tier F
+    dropped where it cannot judge; the log entries of all of them, notes, and per design checked why Tier F
+    does not decide it ('' where it does)."""
+    notes: list[str] = []
+    decided: dict[str, str] = {}
+    if ns.no_check:
+        staged = [s.marked(Status.IMPORTED) for s in staged]
+    else:
+        staged = check_staged(staged, jobs=ns.jobs, cache_dir=ns.cache_dir, remap=remap)
+        staged, notes = drop_proving_tier_f(staged)
+        staged, decided = keep_tier_f(staged, ns.cache_dir)
+    for item in staged:
+        if item.entry.status is not Status.REJECTED:
+            write_case(ns.out / item.rel, item.fields, item.files)
+    return [item.entry for item in staged], notes, decided
 
 
 def check_staged(staged: list[Staged], *, jobs: int, cache_dir: Path, remap: Remap | None = None) -> list[Staged]:
@@ -90,14 +94,6 @@ def _judged(item: Staged, check: BugCheck | None, remap: Remap | None) -> Staged
     if remap is not None:
         reason, detail = remap(check, reason)
     return replace(item, entry=item.entry.rejected(reason, detail))
-
-
-def write_kept(out: Path, staged: list[Staged]) -> list[Entry]:
-    """Write every staged case that was not rejected; the log entries of all of them."""
-    for item in staged:
-        if item.entry.status is not Status.REJECTED:
-            write_case(out / item.rel, item.fields, item.files)
-    return [item.entry for item in staged]
 
 
 def tier_f_on_golden(item: Staged, cache_dir: Path) -> str:

@@ -13,6 +13,7 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..oracles.rtl.preflight import Port, PreflightRejection, check_source_rules, module_names, parse_interface
 from ..sandbox import scratch
@@ -51,6 +52,11 @@ class Probe:
                 return port.name, 0 if m.group(1) else 1
         return None
 
+    def clocking(self, reset: bool = True) -> dict[str, Any]:
+        """The oracle's clock, and its reset held for 2 cycles (with `reset`, where there is a clock)."""
+        held = self.reset if reset and self.clock else None
+        return {"clock": self.clock, "reset": {"signal": held[0], "active": held[1], "cycles": 2} if held else None}
+
     @property
     def inputs(self) -> list[Port]:
         return [p for p in self.ports if p.direction == "input"]
@@ -65,9 +71,8 @@ class Probe:
         return not self.problem and not self.inout and (self.clock is not None or not self.stateful)
 
 
-def declared_modules(files: dict[str, str]) -> list[str]:
-    """Every module the design's Verilog files define, in order."""
-    return [m for text in files.values() for m in module_names(text)]
+def first_module(text: str) -> str | None:
+    return next(iter(module_names(text)), None)
 
 
 def rule_problem(files: dict[str, str]) -> str:
@@ -80,16 +85,16 @@ def rule_problem(files: dict[str, str]) -> str:
     return ""
 
 
-def probe(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> Probe:
+def probe(files: dict[str, str], top: str) -> Probe:
     """Ports, state and lint warnings of the golden design `files` (name -> text) with top module `top`."""
-    modules = tuple(declared_modules(files))
+    modules = tuple(m for text in files.values() for m in module_names(text))
     rules = rule_problem(files)
-    waivers = lint_warnings(files, top, timeout)
+    waivers = lint_warnings(files, top)
     with scratch.directory("hwrepair-probe-") as root:
         names = _write(root, files)
         script = (f"read_verilog -sv {names}; hierarchy -check -top {shlex.quote(top)}; write_rtlil ports.il; "
                   "proc; flatten; stat")
-        synth = _run(root, f"yosys -q -p {shlex.quote(script)} -l yosys.log", timeout)
+        synth = _run(root, f"yosys -q -p {shlex.quote(script)} -l yosys.log")
         ports_file = root / "ports.il"
         if synth.returncode != 0 or not ports_file.is_file():
             problem = _first_error((root / "yosys.log").read_text(errors="replace") if (root / "yosys.log").is_file()
@@ -101,38 +106,33 @@ def probe(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> Pr
     return Probe(top, modules, ports, bool(_FLOP.search(stat)), waivers, rules=rules)
 
 
-def lint_problem(files: dict[str, str], top: str, waive: tuple[str, ...] = (), warn: tuple[str, ...] = (),
-                 timeout: float = PROBE_TIMEOUT) -> str:
+def lint_problem(files: dict[str, str], top: str, waive: tuple[str, ...] = ()) -> str:
     """The first Verilator diagnostic that fails lint as the rtl oracles run it ('' when it lints clean)."""
-    ran = _lint(files, top, waive, warn, timeout)
+    ran = _lint(files, top, waive)
     if ran.returncode == 0:
         return ""
     found = re.search(r"^%(?:Error|Warning).*$", ran.stdout, re.MULTILINE)
     return found.group(0)[:300] if found else f"verilator exits {ran.returncode}"
 
 
-def lint_warnings(files: dict[str, str], top: str, timeout: float = PROBE_TIMEOUT) -> tuple[str, ...]:
+def lint_warnings(files: dict[str, str], top: str) -> tuple[str, ...]:
     """Every Verilator warning class the design raises under the rtl oracles' lint."""
-    return _waivers(_lint(files, top, (), (), timeout).stdout)
+    return tuple(sorted(set(_WARNING.findall(_lint(files, top, ()).stdout))))
 
 
-def _lint(files: dict[str, str], top: str, waive: tuple[str, ...], warn: tuple[str, ...],
-          timeout: float) -> subprocess.CompletedProcess[str]:
+def _lint(files: dict[str, str], top: str, waive: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
     with scratch.directory("hwrepair-lint-") as root:
         names = _write(root, files)
-        flags = "".join(f" -Wwarn-{w}" for w in warn) + "".join(f" -Wno-{w}" for w in waive)
-        return _run(root, f"verilator --cc --no-timing{flags} -Mdir lintobj --top-module {shlex.quote(top)} {names}",
-                    timeout)
+        flags = "".join(f" -Wno-{w}" for w in waive)
+        return _run(root, f"verilator --cc --no-timing{flags} -Mdir lintobj --top-module {shlex.quote(top)} {names}")
 
 
-def preprocess(folder: Path, name: str, timeout: float = PROBE_TIMEOUT) -> tuple[str | None, str]:
-    """`folder/name` through the Icarus preprocessor (macros expanded, includes from `folder` inlined).
-
-    Returns the text, or None and the preprocessor's complaint.
-    """
+def preprocess(folder: Path, name: str) -> tuple[str | None, str]:
+    """`folder/name` through the Icarus preprocessor (macros expanded, includes from `folder` inlined): the
+    text, or None and the preprocessor's complaint."""
     with scratch.directory("hwrepair-pp-") as tmp:
         out = tmp / "out.v"
-        ran = _run(folder, f"iverilog -E -I . -o {shlex.quote(str(out))} {shlex.quote(name)}", timeout)
+        ran = _run(folder, f"iverilog -E -I . -o {shlex.quote(str(out))} {shlex.quote(name)}")
         if ran.returncode != 0 or not out.is_file():
             return None, _first_error(ran.stdout) or f"iverilog -E exits {ran.returncode}"
         return out.read_text(encoding="utf-8", errors="replace"), ""
@@ -146,16 +146,12 @@ def _write(root: Path, files: dict[str, str]) -> str:
     return " ".join(shlex.quote(n) for n in files)
 
 
-def _run(root: Path, command: str, timeout: float) -> subprocess.CompletedProcess[str]:
+def _run(root: Path, command: str) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(command, shell=True, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+                              text=True, timeout=PROBE_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(command, 124, "", f"timed out after {timeout:.0f}s")
-
-
-def _waivers(log: str) -> tuple[str, ...]:
-    return tuple(sorted(set(_WARNING.findall(log))))
+        return subprocess.CompletedProcess(command, 124, "", f"timed out after {PROBE_TIMEOUT:.0f}s")
 
 
 def _first_error(log: str) -> str:

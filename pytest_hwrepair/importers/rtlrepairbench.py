@@ -27,15 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from ..repo.patch import PatchError
-from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, write_report
-from .rtl_check import Staged, add_common_arguments, admit, write_kept
-from .rtl_probe import Probe, lint_warnings, probe
+from .base import Entry, ImporterError, ImportReport, Reason, Status, prepare_out, split, write_report
+from .rtl_check import Staged, add_common_arguments, admit
+from .rtl_probe import Probe, first_module, lint_warnings, probe
 from .rtlrepairbench_records import (
     SETS,
     Record,
     Testbench,
     eval_tasks,
-    first_module,
     read_jsonl,
     realbug,
     record_files,
@@ -80,16 +79,14 @@ class RtlRepairBenchImporter:
                 staged += found
                 entries += rejected
         prepare_out(ns.out, self.name, suite_dirs())
-        staged, notes, decided = admit(staged, check=not ns.no_check, jobs=ns.jobs, cache_dir=ns.cache_dir)
+        written, notes, decided = admit(staged, ns)
         if not ns.no_check:
             kept = sum(1 for why in decided.values() if not why)
             notes.append(f"Tier F kept on {kept} of {len(decided)} golden designs checked")
-        entries += write_kept(ns.out, staged)
+        entries += written
         entries.sort(key=lambda e: (e.suite, e.source))
-        report = ImportReport(self.name, ns.out, tuple(entries), tuple(notes),
-                              {"contracts": contracts, "sets": ns.sets or list(SETS)})
-        write_report(report)
-        return report
+        return write_report(ImportReport(self.name, ns.out, tuple(entries), tuple(notes),
+                                         {"contracts": contracts, "sets": ns.sets or list(SETS)}))
 
 
 def suite_dirs() -> list[str]:
@@ -106,8 +103,7 @@ def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], b
     """Every record of one set as a staged case, or its rejection."""
     path, bucket = record_files(data, set_name)
     suite = suite_of(set_name, contract)
-    staged: list[Staged] = []
-    rejected: list[Entry] = []
+    found: list[Staged | Entry] = []
     probes: dict[str, Probe] = {}
     count = 0
     for number, raw in read_jsonl(path):
@@ -118,12 +114,8 @@ def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], b
             break
         source = str(raw.get("id") or f"{path.name}:{number}") if isinstance(raw, dict) else f"{path.name}:{number}"
         entry = Entry(source, suite, Status.IMPORTED)
-        found = stage_record(raw, set_name, contract, entry, specs, benches, ns.verilogeval, probes)
-        if isinstance(found, Staged):
-            staged.append(found)
-        else:
-            rejected.append(found)
-    return staged, rejected
+        found.append(stage_record(raw, set_name, contract, entry, specs, benches, ns.verilogeval, probes))
+    return split(found)
 
 
 def stage_record(raw: dict[str, Any] | str, set_name: str, contract: str, entry: Entry, specs: dict[str, str],
@@ -162,9 +154,7 @@ def oracle_of(record: Record, contract: str, seen: Probe, bench: Testbench | Non
     """The suite oracle, the strong one (Tier F where it can run) and a problem ('' when none)."""
     waive = list(seen.waivers)
     base: dict[str, Any] = {"top": seen.top, "timeout": TIMEOUT}
-    clocking: dict[str, Any] = {"clock": seen.clock}
-    if seen.reset and seen.clock and contract != "published":
-        clocking["reset"] = {"signal": seen.reset[0], "active": seen.reset[1], "cycles": 2}
+    clocking = seen.clocking(reset=contract != "published")
     # Tier F judges lint repairs too: one that lints clean but changes behaviour is plausible, not correct.
     strong = {"kind": "rtl-equiv", "timeout": 120.0} if seen.tier_f else None
     if record.set == "lint":

@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..oracles.rtl.preflight import module_names
 from ..repo import patch
 from .base import ImporterError
+from .rtl_probe import first_module
 
 SETS = ("lint", "semantic", "real")
 FILES = {"lint": "repairbench_lint.jsonl", "semantic": "repairbench_sem85.jsonl", "real": "repairbench_realbugs.jsonl"}
 BOTH_SYNTHETIC = "repairbench_heldout.jsonl"
-BUCKETS = {"lint": "lint", "semantic": "semantic"}
 PASS_REGEX = r"Mismatches: 0 in \d+ samples"
 _RTL = re.compile(r"```(?:systemverilog|verilog|sv)?\n(.*?)```", re.DOTALL)
 _NAME = re.compile(r"Broken RTL \(`([^`]+)`\)")
@@ -81,8 +80,8 @@ def record_files(data: Path, set_name: str) -> tuple[Path, str | None]:
     if own.is_file():
         return own, None
     both = data / BOTH_SYNTHETIC
-    if set_name in BUCKETS and both.is_file():
-        return both, BUCKETS[set_name]
+    if set_name != "real" and both.is_file():  # its records say their set in `bucket`
+        return both, set_name
     raise ImporterError(f"{data}: no {FILES[set_name]} (not an RTLRepairBench checkout, or the {set_name} set is "
                         "missing)")
 
@@ -127,10 +126,6 @@ def realbug(raw: dict[str, Any]) -> Record:
                   str(raw.get("spec") or ""), raw["task"])
 
 
-def first_module(text: str) -> str | None:
-    return next(iter(module_names(text)), None)
-
-
 def rename_first_module(text: str, name: str) -> str:
     """The reference module under the name the broken design (and the testbench) use."""
     old = first_module(text)
@@ -152,7 +147,7 @@ def eval_tasks(data: Path) -> tuple[dict[str, str], dict[str, Testbench]]:
         task = str(raw.get("id", "")).split(":")[-1]
         if raw.get("instruction"):
             specs[task] = str(raw["instruction"]).strip()
-        meta = raw.get("meta") if isinstance(raw.get("meta"), dict) else {}
+        meta = raw.get("meta")
         if isinstance(meta, dict) and meta.get("testbench"):
             benches[task] = Testbench(str(meta["testbench"]), str(meta.get("top_module") or "tb"),
                                       str(meta.get("pass_regex") or PASS_REGEX))

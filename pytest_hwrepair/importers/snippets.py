@@ -62,13 +62,9 @@ def _blank(out: list[str], start: int, end: int) -> None:
             out[k] = " "
 
 
-def find_definitions(text: str, name: str) -> list[Span]:
-    """Every top-level definition of function `name`: from its line start to the closing brace."""
-    return list(_definitions(text, name))
-
-
 @lru_cache(maxsize=8192)
-def _definitions(text: str, name: str) -> tuple[Span, ...]:
+def find_definitions(text: str, name: str) -> tuple[Span, ...]:
+    """Every top-level definition of function `name`: from its line start to the closing brace."""
     masked = mask(text)
     depth_at = _depths(masked)
     found: list[Span] = []
