@@ -7,12 +7,11 @@ wait runs out, and imports the results by custom id. Every later `repair()` is s
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,16 +20,14 @@ from ...settings import Settings
 from ..base import FixerError, FixerUnavailable, RepairTask
 from .api import Api, ApiError, BatchResult, Reply
 from .budget import CostLedger
-from .cache import ResponseCache
+from .cache import ResponseCache, locked, write_atomic
 from .http import Caller
 
 
-class Paths(Protocol):
-    @property
-    def run_dir(self) -> Path: ...
-
-    @property
-    def cache_dir(self) -> Path: ...
+@dataclass(frozen=True)
+class Paths:
+    run_dir: Path
+    cache_dir: Path
 
 
 class BatchHost(Protocol):
@@ -45,9 +42,7 @@ class BatchHost(Protocol):
     model: str
     name: str
     pending: Callable[[str], list[RepairTask]] | None
-
-    @property
-    def paths(self) -> Paths: ...
+    paths: Paths
 
     def caller(self) -> Caller: ...
 
@@ -71,7 +66,7 @@ class BatchRunner:
 
     def __init__(self, fixer: BatchHost) -> None:
         self.fixer = fixer
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in fixer.label)
+        safe = _safe(fixer.label)
         self.folder = fixer.paths.run_dir / "batches"
         self.state_path = self.folder / f"{safe}.json"
         self.results_path = self.folder / f"{safe}.results.jsonl"
@@ -115,7 +110,7 @@ class BatchRunner:
 
     def sync(self) -> None:
         """Submit what has no answer yet, wait for the batches, import their results (under the run's lock)."""
-        with self._lock():
+        with locked(self.folder / f".{self.state_path.stem}.lock"):
             state = self._load_state()
             self.results = self._load_results()
             requests = self._pending()
@@ -156,7 +151,7 @@ class BatchRunner:
         entry = {"id": batch_id, "ids": [cid for cid, _, _ in todo], "keys": {cid: key for cid, key, _ in todo},
                  "submitted": time.time(), "ended": False, "model": self.fixer.model}
         state.setdefault("batches", []).append(entry)
-        self._save_state(state)
+        _write_json(self.state_path, state)
         self._index(entry)
         return entry
 
@@ -187,7 +182,7 @@ class BatchRunner:
             seconds = limit if limit is not None else 0.8 * self.fixer.settings.fixer_timeout
             wait = {"run": invocation(), "until": time.time() + seconds}
             state["wait"] = wait
-            self._save_state(state)
+            _write_json(self.state_path, state)
         return float(wait["until"])
 
     def _import(self, entry: dict[str, Any], results: list[BatchResult], ended: str) -> None:
@@ -208,13 +203,12 @@ class BatchRunner:
                  for cid in entry["ids"] if cid not in answered]
         with self.results_path.open("a", encoding="utf-8") as fh:
             fh.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        keys = entry.get("keys") or {}
         for row in rows:
             if row.get("response") is not None or (self.results.get(row["custom_id"]) or {}).get("response") is None:
                 self.results[row["custom_id"]] = row
             self.live.pop(row["custom_id"], None)
-        # Answers go into the response cache too: a later run with another run directory pays nothing.
-        keys = entry.get("keys") or {}
-        for row in rows:
+            # Answers go into the response cache too: a later run with another run directory pays nothing.
             key = keys.get(row["custom_id"])
             if key and row.get("response") is not None:
                 self.fixer.cache.put(key, {"response": row["response"], "model": self.fixer.model, "batch": True})
@@ -243,14 +237,11 @@ class BatchRunner:
         for b in state.get("batches", []):
             if b["id"] == entry["id"]:
                 b["ended"] = True
-        self._save_state(state)
+        _write_json(self.state_path, state)
         self._index(entry)
 
     def _load_state(self) -> dict[str, Any]:
         return _read_json(self.state_path) or {"provider": self.fixer.api.provider, "fixer": self.fixer.name}
-
-    def _save_state(self, state: dict[str, Any]) -> None:
-        _write_json(self.state_path, state)
 
     def _load_results(self) -> dict[str, dict[str, Any]]:
         results: dict[str, dict[str, Any]] = {}
@@ -267,17 +258,6 @@ class BatchRunner:
                 results[row["custom_id"]] = row
         return results
 
-    @contextmanager
-    def _lock(self) -> Iterator[None]:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / f".{self.state_path.stem}.lock", os.O_CREAT | os.O_RDWR, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
@@ -292,10 +272,7 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 __all__ = ["BatchRunner", "custom_id"]

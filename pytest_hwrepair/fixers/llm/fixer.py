@@ -11,7 +11,6 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,7 +22,7 @@ from ..base import Candidate, FixerContext, FixerError, FixerUnavailable, Repair
 from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
 from .anthropic import AnthropicApi
 from .api import Api, ApiError, Reply, Sampling
-from .batch import BatchRunner
+from .batch import BatchRunner, Paths
 from .budget import CostLedger
 from .cache import ResponseCache, request_key
 from .extract import code_blocks, extract
@@ -37,8 +36,7 @@ from .prompts import Templates, output_budget, transcript
 @functools.cache
 def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
     """httpx's default certificate verification (SSL_CERT_FILE, SSL_CERT_DIR, else certifi's bundle), made once
-    per process and per setting: loading the bundle takes tens of milliseconds, and a fork server's workers
-    share the one it made."""
+    per process and per setting: loading the bundle takes tens of milliseconds."""
     return httpx.create_ssl_context()
 
 
@@ -46,7 +44,6 @@ def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
 class Provider:
     """What differs between `claude` and `openai` before the wire format."""
 
-    kind: str
     key_env: str
     url_env: str
     default_url: str
@@ -55,16 +52,10 @@ class Provider:
 
 
 PROVIDERS = {
-    "claude": Provider("claude", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ANTHROPIC_URL, AnthropicApi, False),
+    "claude": Provider("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ANTHROPIC_URL, AnthropicApi, False),
     # vLLM, Ollama and other local servers need no key: with a base URL of its own, the key is optional.
-    "openai": Provider("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", OPENAI_URL, OpenAIApi, True),
+    "openai": Provider("OPENAI_API_KEY", "OPENAI_BASE_URL", OPENAI_URL, OpenAIApi, True),
 }
-
-
-@dataclass(frozen=True)
-class Paths:
-    run_dir: Path
-    cache_dir: Path
 
 
 class ModelFixer:
