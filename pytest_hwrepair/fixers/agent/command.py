@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 import time
@@ -61,29 +62,21 @@ class CommandFixer:
 
     deterministic = False
 
-    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None] | None = None,
-                 options: AgentOptions | None = None, sandbox: Callable[[], Sandbox] | None = None) -> None:
+    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None],
+                 options: AgentOptions, sandbox: Callable[[], Sandbox]) -> None:
         self.command = command
         self.timeout = timeout
         self.populate = populate
-        self.options = options or AgentOptions()
+        self.options = options
         self.name = f"cmd:{command}"
         # Everything that can change the agent's answers: its command and what it is granted.
         self.config = {"fixer": "cmd", "command": command, "mounts": list(self.options.mounts),
                        "network": self.options.network, "env": sorted(name for name, _ in self.options.env)}
         self._make_sandbox = sandbox
-        self._sandbox: Sandbox | None = None
 
-    @property
+    @functools.cached_property
     def sandbox(self) -> Sandbox:
-        if self._sandbox is None:
-            if self._make_sandbox is None:
-                from ...sandbox.local.sandbox import LocalSandbox
-
-                self._sandbox = LocalSandbox(None)
-            else:
-                self._sandbox = self._make_sandbox()
-        return self._sandbox
+        return self._make_sandbox()
 
     def argv(self, task: RepairTask) -> str:
         try:
@@ -137,8 +130,7 @@ class CommandFixer:
             return self._candidate(ws, task, latency, logs, ex.stdout)
 
     def _lay_out(self, ws: Path, task: RepairTask) -> None:
-        if self.populate is not None:
-            self.populate(ws, task)
+        self.populate(ws, task)
         for name, text in task.files.items():
             (ws / name).parent.mkdir(parents=True, exist_ok=True)
             (ws / name).write_text(text, encoding="utf-8")

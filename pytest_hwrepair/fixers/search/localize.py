@@ -32,9 +32,6 @@ class Localisation:
     def weight(self, line: int) -> float:
         return self.weights.get(line, self.default)
 
-    def top(self, n: int = 5) -> list[int]:
-        return [line for line, _ in sorted(self.weights.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
-
 
 def log_lines(log: str, target: str) -> list[int]:
     """Line numbers of the target that a compiler or lint log points at, in order of appearance."""

@@ -61,7 +61,7 @@ def _missing_tokens(src: Source, line: int) -> Iterator[Edit]:
 
 def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:
     """`end` / `endcase` / `endmodule` inserted at the start of a line shortly before the complaint."""
-    starts = _line_starts(src.text)
+    starts = [0] + [m.end() for m in re.finditer("\n", src.text)]
     for line in lines[:2]:
         for at in range(line, max(line - END_REACH, 1) - 1, -1):
             if at > len(starts):
@@ -73,12 +73,6 @@ def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:
     text = src.text
     if text.count("endmodule") < len(re.findall(r"\bmodule\b", text)):
         yield Edit(len(text.rstrip()), "", "\nendmodule", Op.SYNTAX)
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts += [m.end() for m in re.finditer("\n", text)]
-    return starts
 
 
 def _names(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
