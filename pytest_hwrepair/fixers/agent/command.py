@@ -138,30 +138,23 @@ class CommandFixer:
         (ws / TASK_FILE).write_text(json.dumps({**task.to_json(), "workspace": inside}, indent=2), encoding="utf-8")
 
     def _candidate(self, ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+        failed = functools.partial(Candidate, parsed=False, latency=latency, logs=logs, raw=raw)
         if task.issue is not None:  # a repository task: whatever the agent changed, as a diff
-            return _repository_candidate(ws, task, latency, logs, raw)
+            try:
+                diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file
+            except CandidateError as exc:
+                return failed(parse_error=f"the agent's workspace: {exc}")
+            logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
+            return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
         try:
             got = read_untrusted(ws, task.target, TARGET_CAP)
         except FileNotFoundError:
-            return Candidate(parsed=False, parse_error=f"the agent removed {task.target}", latency=latency,
-                             logs=logs, raw=raw)
+            return failed(parse_error=f"the agent removed {task.target}")
         except (UntrustedFileError, OSError) as exc:
-            return Candidate(parsed=False, parse_error=f"the agent left {task.target} unreadable: {exc}",
-                             latency=latency, logs=logs, raw=raw)
+            return failed(parse_error=f"the agent left {task.target} unreadable: {exc}")
         if got.truncated:
-            return Candidate(parsed=False, parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes",
-                             latency=latency, logs=logs, raw=raw)
+            return failed(parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes")
         return Candidate(files={task.target: got.text}, latency=latency, logs=logs, raw=raw)
-
-
-def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
-    try:
-        diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file, ignored
-    except CandidateError as exc:
-        return Candidate(parsed=False, parse_error=f"the agent's workspace: {exc}", latency=latency, logs=logs,
-                         raw=raw)
-    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
-    return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
 
 
 def _suggest(what: str) -> str:

@@ -111,7 +111,7 @@ class BatchRunner:
     def sync(self) -> None:
         """Submit what has no answer yet, wait for the batches, import their results (under the run's lock)."""
         with locked(self.folder / f".{self.state_path.stem}.lock"):
-            state = self._load_state()
+            state = _read_json(self.state_path) or {"provider": self.fixer.api.provider, "fixer": self.fixer.name}
             self.results = self._load_results()
             requests = self._pending()
             batches = self._known(state)
@@ -233,15 +233,9 @@ class BatchRunner:
             _write_json(self.index / f"{_safe(entry['id'])}.json", entry)
 
     def _mark_ended(self, state: dict[str, Any], entry: dict[str, Any]) -> None:
-        entry["ended"] = True
-        for b in state.get("batches", []):
-            if b["id"] == entry["id"]:
-                b["ended"] = True
+        entry["ended"] = True  # the entry is the state's own (sync's batches are the state's dicts)
         _write_json(self.state_path, state)
         self._index(entry)
-
-    def _load_state(self) -> dict[str, Any]:
-        return _read_json(self.state_path) or {"provider": self.fixer.api.provider, "fixer": self.fixer.name}
 
     def _load_results(self) -> dict[str, dict[str, Any]]:
         results: dict[str, dict[str, Any]] = {}
