@@ -85,20 +85,17 @@ class ModelFixer:
         self.paths = paths
         self.pending = pending
         self._client: httpx.Client | None = None
-        self._batch: BatchRunner | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
     # ------------------------------------------------------------ requests
 
-    def sampling(self, task: RepairTask) -> Sampling:
-        return Sampling(max_tokens=self.settings.max_tokens or output_budget(task),
-                        temperature=self.settings.temperature, top_p=self.settings.top_p, seed=task.seed,
-                        extra=self.extra)
-
     def request(self, task: RepairTask) -> tuple[str, dict[str, Any], str]:
         """(cache key, request body, prompt transcript) of one task."""
         messages = self.templates.messages(task)
-        body = self.api.body(self.model, messages, self.sampling(task))
+        sampling = Sampling(max_tokens=self.settings.max_tokens or output_budget(task),
+                            temperature=self.settings.temperature, top_p=self.settings.top_p, seed=task.seed,
+                            extra=self.extra)
+        body = self.api.body(self.model, messages, sampling)
         # The endpoint is part of the key: a test server's or another host's answers never stand in for the API's.
         endpoint = f"{self.api.provider} {self.api.base}"
         return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
@@ -135,7 +132,7 @@ class ModelFixer:
     def repair(self, task: RepairTask) -> Candidate:
         key, body, prompt = self.request(task)
         if self.settings.batch:
-            served = self.batch().serve(task, key)
+            served = self.batch.serve(task, key)
             if served is not None:
                 response, cost = served
                 return self.candidate(task, response, prompt, cost=cost, batch=True)
@@ -153,7 +150,7 @@ class ModelFixer:
             if entry is not None:
                 return self.candidate(task, entry["response"], prompt, cached=True)
             if self.settings.batch:
-                self.batch().missing(task, key)
+                self.batch.missing(task, key)
             return self.call(task, key, body, prompt)
 
     def call(self, task: RepairTask, key: str, body: dict[str, Any], prompt: str, *,
@@ -198,10 +195,9 @@ class ModelFixer:
                          parsed=ok, parse_error=error, cached=cached, retries=retries or {},
                          logs={"reply.json": json.dumps(info, indent=2, sort_keys=True)})
 
+    @functools.cached_property
     def batch(self) -> BatchRunner:
-        if self._batch is None:
-            self._batch = BatchRunner(self)
-        return self._batch
+        return BatchRunner(self)
 
 
 # ---------------------------------------------------------------- factories
