@@ -31,13 +31,7 @@ def syntax_edits(text: str, language: Language, log: str, target: str) -> list[E
         out += list(_missing_tokens(src, line))
     if language is Language.VERILOG:
         out += list(_missing_ends(src, lines))
-    seen: set[tuple[int, str, str]] = set()
-    unique = []
-    for e in out:
-        if (e.offset, e.old, e.new) not in seen and e.applies_to(text) and e.old != e.new:
-            seen.add((e.offset, e.old, e.new))
-            unique.append(e)
-    return unique
+    return list(dict.fromkeys(e for e in out if e.applies_to(text) and e.old != e.new))  # first of each, in order
 
 
 def _line_tokens(src: Source, line: int) -> list[tuple[int, Token]]:
