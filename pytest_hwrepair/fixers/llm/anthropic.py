@@ -17,6 +17,7 @@ class AnthropicApi(JsonApi):
     """`POST /v1/messages`; batches under `/v1/messages/batches`."""
 
     provider = "anthropic"
+    endpoint = "messages"
 
     def __init__(self, base_url: str, api_key: str | None) -> None:
         base = base_url.rstrip("/")
@@ -38,9 +39,6 @@ class AnthropicApi(JsonApi):
             body["top_p"] = sampling.top_p
         body.update(sampling.extra)  # no seed: the Messages API has none; the sample index keeps samples apart
         return body
-
-    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
-        return self.fetch(caller, "POST", "messages", "not an object", json=body)
 
     def parse(self, response: dict[str, Any]) -> Reply:
         content = response.get("content")

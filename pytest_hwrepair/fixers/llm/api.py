@@ -80,9 +80,13 @@ class JsonApi:
 
     provider: str
     base: str
+    endpoint: str  # where one request is sent, under the base URL
 
     def headers(self) -> dict[str, str]:
         raise NotImplementedError
+
+    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
+        return self.fetch(caller, "POST", self.endpoint, "not an object", json=body)
 
     def fetch(self, caller: Caller, method: str, path: str, what: str, need: str = "", **kwargs: Any) -> dict[str, Any]:
         """The response object (with `need` set, where given), else an unexpected shape error naming `what`."""

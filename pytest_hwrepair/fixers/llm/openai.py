@@ -20,6 +20,7 @@ class OpenAIApi(JsonApi):
     """`POST {base}/chat/completions`; batches through `/files` and `/batches`."""
 
     provider = "openai"
+    endpoint = "chat/completions"
 
     def __init__(self, base_url: str, api_key: str | None) -> None:
         self.base = base_url.rstrip("/")
@@ -41,9 +42,6 @@ class OpenAIApi(JsonApi):
             body["seed"] = sampling.seed
         body.update(sampling.extra)
         return body
-
-    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
-        return self.fetch(caller, "POST", "chat/completions", "not an object", json=body)
 
     def parse(self, response: dict[str, Any]) -> Reply:
         choices = response.get("choices")
