@@ -11,7 +11,6 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,12 +21,6 @@ from .api import Api, ApiError, BatchResult, Reply
 from .budget import CostLedger
 from .cache import ResponseCache, locked, write_atomic
 from .http import Caller
-
-
-@dataclass(frozen=True)
-class Paths:
-    run_dir: Path
-    cache_dir: Path
 
 
 class BatchHost(Protocol):
@@ -41,8 +34,9 @@ class BatchHost(Protocol):
     label: str
     model: str
     name: str
-    pending: Callable[[str], list[RepairTask]] | None
-    paths: Paths
+    pending: Callable[[str], list[RepairTask]]
+    run_dir: Path
+    cache_dir: Path
 
     def caller(self) -> Caller: ...
 
@@ -67,10 +61,10 @@ class BatchRunner:
     def __init__(self, fixer: BatchHost) -> None:
         self.fixer = fixer
         safe = _safe(fixer.label)
-        self.folder = fixer.paths.run_dir / "batches"
+        self.folder = fixer.run_dir / "batches"
         self.state_path = self.folder / f"{safe}.json"
         self.results_path = self.folder / f"{safe}.results.jsonl"
-        self.index = fixer.paths.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
+        self.index = fixer.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
         self.results: dict[str, dict[str, Any]] = {}
         self.live: dict[str, tuple[str, str]] = {}  # custom id -> (batch id, progress) of unfinished batches
         self.synced = False
@@ -133,9 +127,8 @@ class BatchRunner:
 
     def _pending(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Request bodies of this fixer's pending first attempts that neither the results nor the cache answer."""
-        tasks = self.fixer.pending(self.fixer.label) if self.fixer.pending else []
         out: dict[str, tuple[str, dict[str, Any]]] = {}
-        for task in tasks:
+        for task in self.fixer.pending(self.fixer.label):
             if task.attempt:
                 continue
             key, body, _ = self.fixer.request(task)

@@ -22,7 +22,7 @@ from ..base import Candidate, FixerContext, FixerError, FixerUnavailable, Repair
 from .anthropic import DEFAULT_BASE_URL as ANTHROPIC_URL
 from .anthropic import AnthropicApi
 from .api import Api, ApiError, Reply, Sampling
-from .batch import BatchRunner, Paths
+from .batch import BatchRunner
 from .budget import CostLedger
 from .cache import ResponseCache, request_key
 from .extract import code_blocks, extract
@@ -64,26 +64,24 @@ class ModelFixer:
     deterministic = False
     notices: tuple[str, ...] = ()  # one line each in the run's header, shown once per run
 
-    def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
-                 prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
-                 label: str = "") -> None:
+    def __init__(self, api: Api, model: str, ctx: FixerContext, *, templates: Templates, prices: PriceTable) -> None:
+        settings = ctx.settings
         self.api, self.model, self.settings, self.templates = api, model, settings, templates
         self.kind = "claude" if api.provider == "anthropic" else "openai"
         self.name = f"{self.kind}:{model}"
-        self.label = label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
+        self.label = ctx.label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
         self.price: Price | None = prices.lookup(model)
         self.extra: dict[str, Any] = json.loads(settings.request_extra) if settings.request_extra else {}
         self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
                        "top_p": settings.top_p, "max_tokens": settings.max_tokens, "extra": self.extra,
                        "prompt": templates.digest}
-        self.cache = ResponseCache(paths.cache_dir / "responses", api.provider, run=str(paths.run_dir.resolve()),
+        self.cache = ResponseCache(ctx.cache_dir / "responses", api.provider, run=str(ctx.run_dir.resolve()),
                                    reuse=not settings.no_cache)
-        self.slots = Slots(paths.cache_dir / "slots" / f"{api.provider}-{settings.max_connections}",
+        self.slots = Slots(ctx.cache_dir / "slots" / f"{api.provider}-{settings.max_connections}",
                            settings.max_connections)
-        self.ledger = CostLedger(paths.run_dir, settings.cost_limit)
+        self.ledger = CostLedger(ctx.run_dir, settings.cost_limit)
         self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
-        self.paths = paths
-        self.pending = pending
+        self.run_dir, self.cache_dir, self.pending = ctx.run_dir, ctx.cache_dir, ctx.corpus.pending
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
@@ -220,9 +218,8 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
     if settings.cost_limit is not None and prices.lookup(model) is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
-    fixer = ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
-                       templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
-                       label=ctx.label or kind)
+    fixer = ModelFixer(provider.make(base_url, api_key), model, ctx, templates=Templates.load(settings.prompt),
+                       prices=prices)
     # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
     fixer.config["endpoint"] = base_url.rstrip("/")
     if prices.lookup(model) is None:
