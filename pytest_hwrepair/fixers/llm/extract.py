@@ -94,7 +94,7 @@ def _unclosed(raw: str, truncated: bool) -> tuple[list[_Block], str]:
 def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str, ...], how: str) -> Extraction:
     named = [b for b in blocks if not _is_diff(b) and _names(b.label + "\n" + _first_line(b.body), target)]
     if named:
-        return _complete(max(named, key=lambda b: len(b.body)), original, f"{how} named {target}")
+        return _complete(max(named, key=lambda b: len(b.body)).body, original, f"{how} named {target}")
     foreign = {id(b) for b in blocks for o in others if o != target and _names(b.label, o)}
     pool = [b for b in blocks if id(b) not in foreign] or blocks
     code = [b for b in pool if not _is_diff(b)]
@@ -105,11 +105,10 @@ def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str,
         best = max(code, key=lambda b: len(b.body))
     else:
         best = max(code, key=lambda b: (_similarity(b.body, original), len(b.body)))
-    return _complete(best, original, how if len(code) == 1 else f"{how} most like {target}")
+    return _complete(best.body, original, how if len(code) == 1 else f"{how} most like {target}")
 
 
-def _complete(block: _Block | str, original: str, how: str) -> Extraction:
-    text = block.body if isinstance(block, _Block) else block
+def _complete(text: str, original: str, how: str) -> Extraction:
     if not text.strip():
         return Extraction(error="the code block is empty")
     lines = _code_lines(original)
