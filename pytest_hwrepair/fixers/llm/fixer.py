@@ -81,7 +81,8 @@ class ModelFixer:
                            settings.max_connections)
         self.ledger = CostLedger(ctx.run_dir, settings.cost_limit)
         self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
-        self.run_dir, self.cache_dir, self.pending = ctx.run_dir, ctx.cache_dir, ctx.corpus.pending
+        self.run_dir, self.cache_dir = ctx.run_dir, ctx.cache_dir
+        self.pending: Callable[[str], list[RepairTask]] = ctx.corpus.pending
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
