@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from importlib.metadata import entry_points
-from typing import Any
 
 from .base import (
     Attempt,
@@ -56,16 +56,10 @@ def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
                         lambda: agent_sandbox(ctx.settings))
 
 
-def _claude(arg: str | None, ctx: FixerContext) -> Fixer:
+def _model(kind: str, arg: str | None, ctx: FixerContext) -> Fixer:
     from .llm.fixer import make_model_fixer
 
-    return make_model_fixer("claude", arg, ctx)
-
-
-def _openai(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .llm.fixer import make_model_fixer
-
-    return make_model_fixer("openai", arg, ctx)
+    return make_model_fixer(kind, arg, ctx)
 
 
 def _search(arg: str | None, ctx: FixerContext) -> Fixer:
@@ -79,8 +73,8 @@ BUILTIN: dict[str, FixerFactory] = {
     "noop": _noop,
     "replay": _replay,
     "cmd": _cmd,
-    "claude": _claude,
-    "openai": _openai,
+    "claude": partial(_model, "claude"),
+    "openai": partial(_model, "openai"),
     "search": _search,
 }
 
@@ -121,11 +115,6 @@ def make_fixers(specs: list[str], ctx: FixerContext) -> dict[str, Fixer]:
     return fixers
 
 
-def fixer_config(fixer: Fixer) -> dict[str, Any]:
-    """The fixer's part of a sample key."""
-    return dict(fixer.config) or {"name": fixer.name}
-
-
 __all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable",
-           "ProbeFactory", "RepairTask", "SuiteProbe", "Usage", "fixer_config", "make_fixers", "registry",
+           "ProbeFactory", "RepairTask", "SuiteProbe", "Usage", "make_fixers", "registry",
            "split_spec"]

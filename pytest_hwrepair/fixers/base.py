@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -70,8 +70,7 @@ class Usage:
     cache_write: int = 0
 
     def to_json(self) -> dict[str, int]:
-        return {"input": self.input, "output": self.output,
-                "cache_read": self.cache_read, "cache_write": self.cache_write}
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

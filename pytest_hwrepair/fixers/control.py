@@ -48,7 +48,10 @@ class ReplayFixer:
     def __init__(self, run_dir: str) -> None:
         source, _, label = run_dir.partition("@")
         self.root = Path(source)
-        records = _read_records(self.root)
+        run = RunDir(self.root)
+        if not run.samples.exists():
+            raise FixerError(f"replay:{self.root}: no samples.jsonl there (is it a run directory?)")
+        records = run.records()
         fixers = sorted({r.fixer for r in records})
         if label:
             fixers = sorted({r.fixer for r in records if label in (r.fixer, r.fixer.split(":")[0], r.label)})
@@ -80,10 +83,3 @@ class ReplayFixer:
         if text is None:
             return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate file")
         return Candidate(files={task.target: text}, raw=raw)
-
-
-def _read_records(root: Path) -> list[SampleRecord]:
-    run = RunDir(root)
-    if not run.samples.exists():
-        raise FixerError(f"replay:{root}: no samples.jsonl there (is it a run directory?)")
-    return run.records()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 import time
@@ -61,29 +62,21 @@ class CommandFixer:
 
     deterministic = False
 
-    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None] | None = None,
-                 options: AgentOptions | None = None, sandbox: Callable[[], Sandbox] | None = None) -> None:
+    def __init__(self, command: str, timeout: float, populate: Callable[[Path, RepairTask], None],
+                 options: AgentOptions, sandbox: Callable[[], Sandbox]) -> None:
         self.command = command
         self.timeout = timeout
         self.populate = populate
-        self.options = options or AgentOptions()
+        self.options = options
         self.name = f"cmd:{command}"
         # Everything that can change the agent's answers: its command and what it is granted.
         self.config = {"fixer": "cmd", "command": command, "mounts": list(self.options.mounts),
                        "network": self.options.network, "env": sorted(name for name, _ in self.options.env)}
         self._make_sandbox = sandbox
-        self._sandbox: Sandbox | None = None
 
-    @property
+    @functools.cached_property
     def sandbox(self) -> Sandbox:
-        if self._sandbox is None:
-            if self._make_sandbox is None:
-                from ...sandbox.local.sandbox import LocalSandbox
-
-                self._sandbox = LocalSandbox(None)
-            else:
-                self._sandbox = self._make_sandbox()
-        return self._sandbox
+        return self._make_sandbox()
 
     def argv(self, task: RepairTask) -> str:
         try:
@@ -137,8 +130,7 @@ class CommandFixer:
             return self._candidate(ws, task, latency, logs, ex.stdout)
 
     def _lay_out(self, ws: Path, task: RepairTask) -> None:
-        if self.populate is not None:
-            self.populate(ws, task)
+        self.populate(ws, task)
         for name, text in task.files.items():
             (ws / name).parent.mkdir(parents=True, exist_ok=True)
             (ws / name).write_text(text, encoding="utf-8")
@@ -146,30 +138,23 @@ class CommandFixer:
         (ws / TASK_FILE).write_text(json.dumps({**task.to_json(), "workspace": inside}, indent=2), encoding="utf-8")
 
     def _candidate(self, ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
+        failed = functools.partial(Candidate, parsed=False, latency=latency, logs=logs, raw=raw)
         if task.issue is not None:  # a repository task: whatever the agent changed, as a diff
-            return _repository_candidate(ws, task, latency, logs, raw)
+            try:
+                diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file
+            except CandidateError as exc:
+                return failed(parse_error=f"the agent's workspace: {exc}")
+            logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
+            return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
         try:
             got = read_untrusted(ws, task.target, TARGET_CAP)
         except FileNotFoundError:
-            return Candidate(parsed=False, parse_error=f"the agent removed {task.target}", latency=latency,
-                             logs=logs, raw=raw)
+            return failed(parse_error=f"the agent removed {task.target}")
         except (UntrustedFileError, OSError) as exc:
-            return Candidate(parsed=False, parse_error=f"the agent left {task.target} unreadable: {exc}",
-                             latency=latency, logs=logs, raw=raw)
+            return failed(parse_error=f"the agent left {task.target} unreadable: {exc}")
         if got.truncated:
-            return Candidate(parsed=False, parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes",
-                             latency=latency, logs=logs, raw=raw)
+            return failed(parse_error=f"the agent's {task.target} is over {TARGET_CAP} bytes")
         return Candidate(files={task.target: got.text}, latency=latency, logs=logs, raw=raw)
-
-
-def _repository_candidate(ws: Path, task: RepairTask, latency: float, logs: dict[str, str], raw: str) -> Candidate:
-    try:
-        diff, ignored = workspace_diff(ws, task.files)  # task.json is the harness's: a new non-HDL file, ignored
-    except CandidateError as exc:
-        return Candidate(parsed=False, parse_error=f"the agent's workspace: {exc}", latency=latency, logs=logs,
-                         raw=raw)
-    logs = {**logs, "agent.ignored": "".join(f"{path}\n" for path in ignored if path != TASK_FILE)}
-    return Candidate(diff=diff, latency=latency, logs=logs, raw=raw)
 
 
 def _suggest(what: str) -> str:

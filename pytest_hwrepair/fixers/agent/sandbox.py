@@ -47,8 +47,7 @@ def check_mount(path: str, settings: Settings, run_dir: Path) -> str:
     real = os.path.realpath(os.path.expanduser(path))
     if not os.path.exists(real):
         raise FixerError(f"{where} {path!r}: no such file or directory")
-    guarded = [Path(run_dir).resolve(), Path(settings.cache_dir).resolve()]
-    for secret in guarded:
+    for secret in (Path(run_dir).resolve(), Path(settings.cache_dir).resolve()):
         if secret == Path(real) or Path(real) in secret.parents:
             raise FixerError(f"{where} {path!r}: would show the agent {secret} (the run directory or cache); "
                              "mount the agent's own directory instead")

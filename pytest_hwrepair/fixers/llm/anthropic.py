@@ -6,17 +6,18 @@ import json
 from typing import Any
 
 from ..base import Usage
-from .api import BatchResult, BatchStatus, Reply, Sampling, join, shape_error
+from .api import BatchResult, BatchStatus, JsonApi, Reply, Sampling, join, shape_error
 from .http import Caller
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 VERSION = "2023-06-01"
 
 
-class AnthropicApi:
+class AnthropicApi(JsonApi):
     """`POST /v1/messages`; batches under `/v1/messages/batches`."""
 
     provider = "anthropic"
+    endpoint = "messages"
 
     def __init__(self, base_url: str, api_key: str | None) -> None:
         base = base_url.rstrip("/")
@@ -39,12 +40,6 @@ class AnthropicApi:
         body.update(sampling.extra)  # no seed: the Messages API has none; the sample index keeps samples apart
         return body
 
-    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
-        response = caller.json("POST", join(self.base, "messages"), json=body, headers=self.headers())
-        if not isinstance(response, dict):
-            raise shape_error(self.provider, "not an object")
-        return response
-
     def parse(self, response: dict[str, Any]) -> Reply:
         content = response.get("content")
         if not isinstance(content, list):
@@ -60,15 +55,10 @@ class AnthropicApi:
 
     def submit_batch(self, caller: Caller, requests: list[tuple[str, dict[str, Any]]]) -> str:
         payload = {"requests": [{"custom_id": cid, "params": body} for cid, body in requests]}
-        response = caller.json("POST", join(self.base, "messages/batches"), json=payload, headers=self.headers())
-        if not isinstance(response, dict) or not response.get("id"):
-            raise shape_error(self.provider, "batch without an id")
-        return str(response["id"])
+        return str(self.fetch(caller, "POST", "messages/batches", "batch without an id", "id", json=payload)["id"])
 
     def poll_batch(self, caller: Caller, batch_id: str) -> BatchStatus:
-        response = caller.json("GET", join(self.base, f"messages/batches/{batch_id}"), headers=self.headers())
-        if not isinstance(response, dict):
-            raise shape_error(self.provider, "batch status not an object")
+        response = self.fetch(caller, "GET", f"messages/batches/{batch_id}", "batch status not an object")
         counts = response.get("request_counts") or {}
         progress = ", ".join(f"{counts[k]} {k}" for k in ("processing", "succeeded", "errored", "canceled", "expired")
                              if counts.get(k))

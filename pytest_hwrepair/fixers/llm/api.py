@@ -75,6 +75,27 @@ class ApiError(FixerError):
         self.retries = dict(retries or {})
 
 
+class JsonApi:
+    """What both wire formats share: JSON objects from paths under the base URL, with the provider's headers."""
+
+    provider: str
+    base: str
+    endpoint: str  # where one request is sent, under the base URL
+
+    def headers(self) -> dict[str, str]:
+        raise NotImplementedError
+
+    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
+        return self.fetch(caller, "POST", self.endpoint, "not an object", json=body)
+
+    def fetch(self, caller: Caller, method: str, path: str, what: str, need: str = "", **kwargs: Any) -> dict[str, Any]:
+        """The response object (with `need` set, where given), else an unexpected shape error naming `what`."""
+        response = caller.json(method, join(self.base, path), headers=self.headers(), **kwargs)
+        if not isinstance(response, dict) or (need and not response.get(need)):
+            raise shape_error(self.provider, what)
+        return response
+
+
 def shape_error(provider: str, what: str) -> FixerError:
     return FixerError(f"{provider}: unexpected response shape ({what})")
 
@@ -83,4 +104,4 @@ def join(base: str, path: str) -> str:
     return base.rstrip("/") + "/" + path.lstrip("/")
 
 
-__all__ = ["Api", "ApiError", "BatchResult", "BatchStatus", "Reply", "Sampling", "join", "shape_error"]
+__all__ = ["Api", "ApiError", "BatchResult", "BatchStatus", "JsonApi", "Reply", "Sampling", "join", "shape_error"]

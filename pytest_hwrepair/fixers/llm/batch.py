@@ -7,12 +7,10 @@ wait runs out, and imports the results by custom id. Every later `repair()` is s
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,16 +19,8 @@ from ...settings import Settings
 from ..base import FixerError, FixerUnavailable, RepairTask
 from .api import Api, ApiError, BatchResult, Reply
 from .budget import CostLedger
-from .cache import ResponseCache
+from .cache import ResponseCache, locked, write_atomic
 from .http import Caller
-
-
-class Paths(Protocol):
-    @property
-    def run_dir(self) -> Path: ...
-
-    @property
-    def cache_dir(self) -> Path: ...
 
 
 class BatchHost(Protocol):
@@ -44,10 +34,9 @@ class BatchHost(Protocol):
     label: str
     model: str
     name: str
-    pending: Callable[[str], list[RepairTask]] | None
-
-    @property
-    def paths(self) -> Paths: ...
+    pending: Callable[[str], list[RepairTask]]
+    run_dir: Path
+    cache_dir: Path
 
     def caller(self) -> Caller: ...
 
@@ -71,11 +60,11 @@ class BatchRunner:
 
     def __init__(self, fixer: BatchHost) -> None:
         self.fixer = fixer
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in fixer.label)
-        self.folder = fixer.paths.run_dir / "batches"
+        safe = _safe(fixer.label)
+        self.folder = fixer.run_dir / "batches"
         self.state_path = self.folder / f"{safe}.json"
         self.results_path = self.folder / f"{safe}.results.jsonl"
-        self.index = fixer.paths.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
+        self.index = fixer.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
         self.results: dict[str, dict[str, Any]] = {}
         self.live: dict[str, tuple[str, str]] = {}  # custom id -> (batch id, progress) of unfinished batches
         self.synced = False
@@ -115,8 +104,8 @@ class BatchRunner:
 
     def sync(self) -> None:
         """Submit what has no answer yet, wait for the batches, import their results (under the run's lock)."""
-        with self._lock():
-            state = self._load_state()
+        with locked(self.folder / f".{self.state_path.stem}.lock"):
+            state = _read_json(self.state_path) or {"provider": self.fixer.api.provider, "fixer": self.fixer.name}
             self.results = self._load_results()
             requests = self._pending()
             batches = self._known(state)
@@ -138,9 +127,8 @@ class BatchRunner:
 
     def _pending(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Request bodies of this fixer's pending first attempts that neither the results nor the cache answer."""
-        tasks = self.fixer.pending(self.fixer.label) if self.fixer.pending else []
         out: dict[str, tuple[str, dict[str, Any]]] = {}
-        for task in tasks:
+        for task in self.fixer.pending(self.fixer.label):
             if task.attempt:
                 continue
             key, body, _ = self.fixer.request(task)
@@ -156,7 +144,7 @@ class BatchRunner:
         entry = {"id": batch_id, "ids": [cid for cid, _, _ in todo], "keys": {cid: key for cid, key, _ in todo},
                  "submitted": time.time(), "ended": False, "model": self.fixer.model}
         state.setdefault("batches", []).append(entry)
-        self._save_state(state)
+        _write_json(self.state_path, state)
         self._index(entry)
         return entry
 
@@ -187,7 +175,7 @@ class BatchRunner:
             seconds = limit if limit is not None else 0.8 * self.fixer.settings.fixer_timeout
             wait = {"run": invocation(), "until": time.time() + seconds}
             state["wait"] = wait
-            self._save_state(state)
+            _write_json(self.state_path, state)
         return float(wait["until"])
 
     def _import(self, entry: dict[str, Any], results: list[BatchResult], ended: str) -> None:
@@ -208,13 +196,12 @@ class BatchRunner:
                  for cid in entry["ids"] if cid not in answered]
         with self.results_path.open("a", encoding="utf-8") as fh:
             fh.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        keys = entry.get("keys") or {}
         for row in rows:
             if row.get("response") is not None or (self.results.get(row["custom_id"]) or {}).get("response") is None:
                 self.results[row["custom_id"]] = row
             self.live.pop(row["custom_id"], None)
-        # Answers go into the response cache too: a later run with another run directory pays nothing.
-        keys = entry.get("keys") or {}
-        for row in rows:
+            # Answers go into the response cache too: a later run with another run directory pays nothing.
             key = keys.get(row["custom_id"])
             if key and row.get("response") is not None:
                 self.fixer.cache.put(key, {"response": row["response"], "model": self.fixer.model, "batch": True})
@@ -239,18 +226,9 @@ class BatchRunner:
             _write_json(self.index / f"{_safe(entry['id'])}.json", entry)
 
     def _mark_ended(self, state: dict[str, Any], entry: dict[str, Any]) -> None:
-        entry["ended"] = True
-        for b in state.get("batches", []):
-            if b["id"] == entry["id"]:
-                b["ended"] = True
-        self._save_state(state)
-        self._index(entry)
-
-    def _load_state(self) -> dict[str, Any]:
-        return _read_json(self.state_path) or {"provider": self.fixer.api.provider, "fixer": self.fixer.name}
-
-    def _save_state(self, state: dict[str, Any]) -> None:
+        entry["ended"] = True  # the entry is the state's own (sync's batches are the state's dicts)
         _write_json(self.state_path, state)
+        self._index(entry)
 
     def _load_results(self) -> dict[str, dict[str, Any]]:
         results: dict[str, dict[str, Any]] = {}
@@ -267,17 +245,6 @@ class BatchRunner:
                 results[row["custom_id"]] = row
         return results
 
-    @contextmanager
-    def _lock(self) -> Iterator[None]:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / f".{self.state_path.stem}.lock", os.O_CREAT | os.O_RDWR, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
-
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
@@ -292,10 +259,7 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 __all__ = ["BatchRunner", "custom_id"]

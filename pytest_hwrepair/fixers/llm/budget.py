@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from ..base import FixerUnavailable
+from .cache import locked
 
 
 class CostLedger:
@@ -20,7 +18,7 @@ class CostLedger:
         self.limit = limit
 
     def spent(self) -> float:
-        with self._locked() as fd:
+        with locked(self.path) as fd:
             return _read(fd)
 
     def check(self) -> None:
@@ -34,23 +32,12 @@ class CostLedger:
 
     def add(self, usd: float) -> float:
         """Add one response's cost; returns the new total."""
-        with self._locked() as fd:
+        with locked(self.path) as fd:
             total = _read(fd) + usd
             os.lseek(fd, 0, os.SEEK_SET)
             os.ftruncate(fd, 0)
             os.write(fd, json.dumps({"cost_usd": round(total, 9)}).encode())
             return total
-
-    @contextmanager
-    def _locked(self) -> Iterator[int]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield fd
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
 
 
 def _read(fd: int) -> float:

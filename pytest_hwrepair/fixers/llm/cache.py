@@ -52,7 +52,7 @@ class ResponseCache:
 
     def fail(self, key: str, failure: dict[str, Any]) -> None:
         """Keep why this run's request made ahead failed, for its item (whichever worker runs it) to raise."""
-        self._write(self.path(key).with_suffix(".failed"), {**failure, "run": self.run})
+        write_atomic(self.path(key).with_suffix(".failed"), json.dumps({**failure, "run": self.run}, sort_keys=True))
 
     def take_failure(self, key: str) -> dict[str, Any] | None:
         """This run's kept failure of the request, removed as it is taken (a rerun of the item asks again)."""
@@ -81,18 +81,30 @@ class ResponseCache:
             os.close(fd)  # closing drops the lock
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
-        """Write to a private temporary name, then rename: readers never see half a file."""
-        self._write(self.path(key), {**entry, "run": self.run})
-
-    def _write(self, path: Path, entry: dict[str, Any]) -> None:
-        key = path.stem
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.parent / f".{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
-        try:
-            tmp.write_text(json.dumps(entry, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_atomic(self.path(key), json.dumps({**entry, "run": self.run}, sort_keys=True))
 
 
-__all__ = ["ResponseCache", "request_key"]
+def write_atomic(path: Path, text: str) -> None:
+    """Write to a private temporary name, then rename: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[int]:
+    """`path`, opened (made if missing) and exclusively locked across processes for the block: its descriptor."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)  # closing drops the lock
+
+
+__all__ = ["ResponseCache", "locked", "request_key", "write_atomic"]

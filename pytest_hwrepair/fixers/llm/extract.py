@@ -67,7 +67,7 @@ def _fenced(raw: str) -> list[_Block]:
     out = []
     for m in _FENCE.finditer(raw):
         before = raw[:m.start()].rstrip("\n").rsplit("\n", 2)[-2:]
-        out.append(_Block(_strip_newline(m.group("body")), m.group("info") + "\n" + "\n".join(before)))
+        out.append(_Block(m.group("body").removesuffix("\n"), m.group("info") + "\n" + "\n".join(before)))
     return out
 
 
@@ -78,7 +78,7 @@ def _tagged(raw: str) -> list[_Block]:
         inner = list(_FENCE.finditer(body))
         if len(inner) == 1 and not body[:inner[0].start()].strip() and not body[inner[0].end():].strip():
             continue  # a fenced block inside the tag: already found, with the tag's name in front of it
-        out.append(_Block(_strip_newline(body), m.group("attrs")))
+        out.append(_Block(body.removesuffix("\n"), m.group("attrs")))
     return out
 
 
@@ -88,13 +88,13 @@ def _unclosed(raw: str, truncated: bool) -> tuple[list[_Block], str]:
     if not opens or truncated:
         return [], ""
     last = opens[-1]
-    return [_Block(_strip_newline(raw[last.end():]), last.group(2))], "unclosed fenced block"
+    return [_Block(raw[last.end():].removesuffix("\n"), last.group(2))], "unclosed fenced block"
 
 
 def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str, ...], how: str) -> Extraction:
     named = [b for b in blocks if not _is_diff(b) and _names(b.label + "\n" + _first_line(b.body), target)]
     if named:
-        return _complete(max(named, key=lambda b: len(b.body)), original, f"{how} named {target}")
+        return _complete(max(named, key=lambda b: len(b.body)).body, original, f"{how} named {target}")
     foreign = {id(b) for b in blocks for o in others if o != target and _names(b.label, o)}
     pool = [b for b in blocks if id(b) not in foreign] or blocks
     code = [b for b in pool if not _is_diff(b)]
@@ -105,11 +105,10 @@ def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str,
         best = max(code, key=lambda b: len(b.body))
     else:
         best = max(code, key=lambda b: (_similarity(b.body, original), len(b.body)))
-    return _complete(best, original, how if len(code) == 1 else f"{how} most like {target}")
+    return _complete(best.body, original, how if len(code) == 1 else f"{how} most like {target}")
 
 
-def _complete(block: _Block | str, original: str, how: str) -> Extraction:
-    text = block.body if isinstance(block, _Block) else block
+def _complete(text: str, original: str, how: str) -> Extraction:
     if not text.strip():
         return Extraction(error="the code block is empty")
     lines = _code_lines(original)
@@ -154,10 +153,6 @@ def _similarity(a: str, b: str) -> float:
 
 def _code_lines(text: str) -> int:
     return sum(1 for line in text.splitlines() if line.strip())
-
-
-def _strip_newline(text: str) -> str:
-    return text[:-1] if text.endswith("\n") else text
 
 
 __all__ = ["Extraction", "code_blocks", "extract"]

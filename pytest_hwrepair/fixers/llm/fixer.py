@@ -11,7 +11,6 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -37,8 +36,7 @@ from .prompts import Templates, output_budget, transcript
 @functools.cache
 def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
     """httpx's default certificate verification (SSL_CERT_FILE, SSL_CERT_DIR, else certifi's bundle), made once
-    per process and per setting: loading the bundle takes tens of milliseconds, and a fork server's workers
-    share the one it made."""
+    per process and per setting: loading the bundle takes tens of milliseconds."""
     return httpx.create_ssl_context()
 
 
@@ -46,7 +44,6 @@ def tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
 class Provider:
     """What differs between `claude` and `openai` before the wire format."""
 
-    kind: str
     key_env: str
     url_env: str
     default_url: str
@@ -55,16 +52,10 @@ class Provider:
 
 
 PROVIDERS = {
-    "claude": Provider("claude", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ANTHROPIC_URL, AnthropicApi, False),
+    "claude": Provider("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", ANTHROPIC_URL, AnthropicApi, False),
     # vLLM, Ollama and other local servers need no key: with a base URL of its own, the key is optional.
-    "openai": Provider("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", OPENAI_URL, OpenAIApi, True),
+    "openai": Provider("OPENAI_API_KEY", "OPENAI_BASE_URL", OPENAI_URL, OpenAIApi, True),
 }
-
-
-@dataclass(frozen=True)
-class Paths:
-    run_dir: Path
-    cache_dir: Path
 
 
 class ModelFixer:
@@ -73,41 +64,37 @@ class ModelFixer:
     deterministic = False
     notices: tuple[str, ...] = ()  # one line each in the run's header, shown once per run
 
-    def __init__(self, api: Api, model: str, settings: Settings, paths: Paths, *, templates: Templates,
-                 prices: PriceTable, pending: Callable[[str], list[RepairTask]] | None = None,
-                 label: str = "") -> None:
+    def __init__(self, api: Api, model: str, ctx: FixerContext, *, templates: Templates, prices: PriceTable) -> None:
+        settings = ctx.settings
         self.api, self.model, self.settings, self.templates = api, model, settings, templates
         self.kind = "claude" if api.provider == "anthropic" else "openai"
         self.name = f"{self.kind}:{model}"
-        self.label = label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
+        self.label = ctx.label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
         self.price: Price | None = prices.lookup(model)
         self.extra: dict[str, Any] = json.loads(settings.request_extra) if settings.request_extra else {}
         self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
                        "top_p": settings.top_p, "max_tokens": settings.max_tokens, "extra": self.extra,
                        "prompt": templates.digest}
-        self.cache = ResponseCache(paths.cache_dir / "responses", api.provider, run=str(paths.run_dir.resolve()),
+        self.cache = ResponseCache(ctx.cache_dir / "responses", api.provider, run=str(ctx.run_dir.resolve()),
                                    reuse=not settings.no_cache)
-        self.slots = Slots(paths.cache_dir / "slots" / f"{api.provider}-{settings.max_connections}",
+        self.slots = Slots(ctx.cache_dir / "slots" / f"{api.provider}-{settings.max_connections}",
                            settings.max_connections)
-        self.ledger = CostLedger(paths.run_dir, settings.cost_limit)
+        self.ledger = CostLedger(ctx.run_dir, settings.cost_limit)
         self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
-        self.paths = paths
-        self.pending = pending
+        self.run_dir, self.cache_dir = ctx.run_dir, ctx.cache_dir
+        self.pending: Callable[[str], list[RepairTask]] = ctx.corpus.pending
         self._client: httpx.Client | None = None
-        self._batch: BatchRunner | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
     # ------------------------------------------------------------ requests
 
-    def sampling(self, task: RepairTask) -> Sampling:
-        return Sampling(max_tokens=self.settings.max_tokens or output_budget(task),
-                        temperature=self.settings.temperature, top_p=self.settings.top_p, seed=task.seed,
-                        extra=self.extra)
-
     def request(self, task: RepairTask) -> tuple[str, dict[str, Any], str]:
         """(cache key, request body, prompt transcript) of one task."""
         messages = self.templates.messages(task)
-        body = self.api.body(self.model, messages, self.sampling(task))
+        sampling = Sampling(max_tokens=self.settings.max_tokens or output_budget(task),
+                            temperature=self.settings.temperature, top_p=self.settings.top_p, seed=task.seed,
+                            extra=self.extra)
+        body = self.api.body(self.model, messages, sampling)
         # The endpoint is part of the key: a test server's or another host's answers never stand in for the API's.
         endpoint = f"{self.api.provider} {self.api.base}"
         return request_key(endpoint, self.model, body, task.sample), body, transcript(messages)
@@ -144,7 +131,7 @@ class ModelFixer:
     def repair(self, task: RepairTask) -> Candidate:
         key, body, prompt = self.request(task)
         if self.settings.batch:
-            served = self.batch().serve(task, key)
+            served = self.batch.serve(task, key)
             if served is not None:
                 response, cost = served
                 return self.candidate(task, response, prompt, cost=cost, batch=True)
@@ -162,7 +149,7 @@ class ModelFixer:
             if entry is not None:
                 return self.candidate(task, entry["response"], prompt, cached=True)
             if self.settings.batch:
-                self.batch().missing(task, key)
+                self.batch.missing(task, key)
             return self.call(task, key, body, prompt)
 
     def call(self, task: RepairTask, key: str, body: dict[str, Any], prompt: str, *,
@@ -207,10 +194,9 @@ class ModelFixer:
                          parsed=ok, parse_error=error, cached=cached, retries=retries or {},
                          logs={"reply.json": json.dumps(info, indent=2, sort_keys=True)})
 
+    @functools.cached_property
     def batch(self) -> BatchRunner:
-        if self._batch is None:
-            self._batch = BatchRunner(self)
-        return self._batch
+        return BatchRunner(self)
 
 
 # ---------------------------------------------------------------- factories
@@ -233,9 +219,8 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
     if settings.cost_limit is not None and prices.lookup(model) is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
-    fixer = ModelFixer(provider.make(base_url, api_key), model, settings, Paths(ctx.run_dir, ctx.cache_dir),
-                       templates=Templates.load(settings.prompt), prices=prices, pending=ctx.corpus.pending,
-                       label=ctx.label or kind)
+    fixer = ModelFixer(provider.make(base_url, api_key), model, ctx, templates=Templates.load(settings.prompt),
+                       prices=prices)
     # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
     fixer.config["endpoint"] = base_url.rstrip("/")
     if prices.lookup(model) is None:

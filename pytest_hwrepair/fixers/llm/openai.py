@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ..base import Usage
-from .api import BatchResult, BatchStatus, Reply, Sampling, join, shape_error
+from .api import BatchResult, BatchStatus, JsonApi, Reply, Sampling, join, shape_error
 from .http import Caller
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -16,10 +16,11 @@ ENDED = ("completed", "failed", "expired", "cancelled")
 _REASONING = re.compile(r"^(o\d|gpt-5)")
 
 
-class OpenAIApi:
+class OpenAIApi(JsonApi):
     """`POST {base}/chat/completions`; batches through `/files` and `/batches`."""
 
     provider = "openai"
+    endpoint = "chat/completions"
 
     def __init__(self, base_url: str, api_key: str | None) -> None:
         self.base = base_url.rstrip("/")
@@ -42,12 +43,6 @@ class OpenAIApi:
         body.update(sampling.extra)
         return body
 
-    def send(self, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
-        response = caller.json("POST", join(self.base, "chat/completions"), json=body, headers=self.headers())
-        if not isinstance(response, dict):
-            raise shape_error(self.provider, "not an object")
-        return response
-
     def parse(self, response: dict[str, Any]) -> Reply:
         choices = response.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -66,21 +61,15 @@ class OpenAIApi:
     def submit_batch(self, caller: Caller, requests: list[tuple[str, dict[str, Any]]]) -> str:
         lines = "".join(json.dumps({"custom_id": cid, "method": "POST", "url": "/v1/chat/completions", "body": body})
                         + "\n" for cid, body in requests)
-        uploaded = caller.json("POST", join(self.base, "files"), headers=self.headers(), data={"purpose": "batch"},
-                               files={"file": ("hwrepair-batch.jsonl", lines.encode(), "application/jsonl")})
-        if not isinstance(uploaded, dict) or not uploaded.get("id"):
-            raise shape_error(self.provider, "uploaded file without an id")
-        batch = caller.json("POST", join(self.base, "batches"), headers=self.headers(),
-                            json={"input_file_id": uploaded["id"], "endpoint": "/v1/chat/completions",
-                                  "completion_window": "24h"})
-        if not isinstance(batch, dict) or not batch.get("id"):
-            raise shape_error(self.provider, "batch without an id")
+        uploaded = self.fetch(caller, "POST", "files", "uploaded file without an id", "id", data={"purpose": "batch"},
+                              files={"file": ("hwrepair-batch.jsonl", lines.encode(), "application/jsonl")})
+        batch = self.fetch(caller, "POST", "batches", "batch without an id", "id",
+                           json={"input_file_id": uploaded["id"], "endpoint": "/v1/chat/completions",
+                                 "completion_window": "24h"})
         return str(batch["id"])
 
     def poll_batch(self, caller: Caller, batch_id: str) -> BatchStatus:
-        response = caller.json("GET", join(self.base, f"batches/{batch_id}"), headers=self.headers())
-        if not isinstance(response, dict):
-            raise shape_error(self.provider, "batch status not an object")
+        response = self.fetch(caller, "GET", f"batches/{batch_id}", "batch status not an object")
         state = str(response.get("status"))
         counts = response.get("request_counts") or {}
         progress = f" ({counts.get('completed', 0)}/{counts.get('total', 0)} done)" if counts else ""

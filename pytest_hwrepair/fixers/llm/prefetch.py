@@ -1,15 +1,12 @@
 """Model requests made ahead: every sample's first request is asked once the items are collected.
 
-A model evaluation is latency-bound: a sample waits seconds for its answer, then needs a second or two of
-compiler time. Asking only when an item runs would keep at most one request per worker in flight, so a small
-machine would need many worker processes to keep many connections busy. Instead, once the items are
-collected, threads of each process ask the first request of every sample that will call a model fixer, up to
-`--hwrepair-max-connections` in flight across the whole run (the fixer's connection slots are shared by every
-worker), while the workers judge whatever answers are in. Worker k of n asks for items k, k + n, ... in
-collection order; each answer lands in the response cache, where the item takes it whichever worker runs it
-(an item whose request is still in flight waits for it rather than asking again). The request is the one the
-item would make (same task, same cache key, same cost limit check); an answer asked in this run reads as a
-live one in the item's record (its cost, latency and retries), so records are the same with or without this.
+A model evaluation is latency-bound: asking only when an item runs keeps at most one request per worker in
+flight, so a small machine would need many worker processes to keep many connections busy. Instead threads of
+each process ask ahead, up to `--hwrepair-max-connections` in flight across the run (the connection slots are
+shared by every worker), while the workers judge whatever answers are in. Worker k of n asks for items k,
+k + n, ... in collection order; each answer lands in the response cache, where the item takes it whichever
+worker runs it. The request is the one the item would make (same task, cache key and cost limit check), and
+an answer asked in this run reads as a live one in the item's record: records are the same with or without this.
 
 Only for a fixer that can (`prefetch`: the model fixers, not in batch mode), through the plugin's own
 `hwrepair_fixer` fixture (a conftest that overrides it decides its own fixer), for a sample that will call

@@ -86,8 +86,9 @@ class SearchFixer:
             result = run.run()
         except ProbeFailure as exc:
             raise FixerError(f"search: the suite probe could not judge a candidate: {exc}") from None
+        log = {"patch": list(result.best.notes), **_metrics(result), "trail": result.trail}
         return Candidate(files={task.target: result.best.text}, raw=summary(result), latency=result.seconds,
-                         logs={"search.json": json.dumps(_log(result), indent=1)}, metrics=_metrics(result))
+                         logs={"search.json": json.dumps(log, indent=1)}, metrics=_metrics(result))
 
 
 def summary(result: SearchResult) -> str:
@@ -103,7 +104,3 @@ def _metrics(result: SearchResult) -> dict[str, Any]:
             "full_checks": result.full_checks, "cpu_s": round(result.cpu_seconds, 3),
             "wall_s": round(result.seconds, 3), "suite_pass": result.passed, "edits": len(result.best.edits),
             "localisation": result.localisation, "stop": result.stop}
-
-
-def _log(result: SearchResult) -> dict[str, Any]:
-    return {"patch": list(result.best.notes), **_metrics(result), "trail": result.trail}

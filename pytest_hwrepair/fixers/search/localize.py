@@ -32,9 +32,6 @@ class Localisation:
     def weight(self, line: int) -> float:
         return self.weights.get(line, self.default)
 
-    def top(self, n: int = 5) -> list[int]:
-        return [line for line, _ in sorted(self.weights.items(), key=lambda kv: (-kv[1], kv[0]))[:n]]
-
 
 def log_lines(log: str, target: str) -> list[int]:
     """Line numbers of the target that a compiler or lint log points at, in order of appearance."""
@@ -133,7 +130,8 @@ def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] 
         found = from_log(verdict.log_tail + "\n" + verdict.summary, target)
         if found is not None:
             return found
-    output = verdict.metrics.get("output") or _output_in(verdict.summary)
+    differs = _OUTPUT.search(verdict.summary)
+    output = verdict.metrics.get("output") or (differs.group(1) if differs else None)
     if isinstance(output, str) and target.endswith((".v", ".sv")):
         sliced = from_slice(text, output)
         if sliced is not None:
@@ -141,8 +139,3 @@ def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] 
     if coverage:
         return from_coverage(coverage, verdict.category is Category.TIMEOUT)
     return Localisation({}, 1.0, "uniform")
-
-
-def _output_in(summary: str) -> str | None:
-    m = _OUTPUT.search(summary)
-    return m.group(1) if m else None

@@ -142,7 +142,7 @@ class SearchRun:
         for _ in range(CLIMB_DEPTH - 1):
             nxt: list[Tried] = []
             for start in frontier:
-                if self._exhausted():
+                if self.stop_reason() is not None:
                     return best
                 loc = localise(start.text, self.target, start.verdict, None)
                 if loc.method == "uniform":  # no new evidence: keep the first run's coverage
@@ -159,11 +159,7 @@ class SearchRun:
 
     @staticmethod
     def _best(base: Tried, others: list[Tried]) -> Tried:
-        best = base
-        for t in others:
-            if t.fitness > best.fitness:
-                best = t
-        return best
+        return max([base, *others], key=lambda t: t.fitness)  # the first of the fittest: base wins ties
 
     def _ranked(self, base: Tried, loc: Localisation, share: int = 1) -> list[Edit]:
         edits = candidate_edits(base.text, self.language, self.operators)
@@ -177,7 +173,7 @@ class SearchRun:
         """Validate edits in rank order, `jobs` at a time; the first passing one in rank order wins."""
         improved: list[Tried] = []
         queue = list(edits)
-        while queue and not self._exhausted():
+        while queue and self.stop_reason() is None:
             room = self.budget.candidates - self.evaluated
             batch: list[tuple[str, Edit]] = []
             while queue and len(batch) < min(self.probe.jobs, room):
@@ -204,11 +200,8 @@ class SearchRun:
                 return found, improved
         return None, improved
 
-    def _exhausted(self) -> bool:
-        """Out of candidates or CPU seconds (load-independent), or past the wall-clock safety net."""
-        return self.stop_reason() is not None
-
     def stop_reason(self) -> str | None:
+        """Out of candidates or CPU seconds (load-independent), or past the wall-clock safety net."""
         if self.evaluated >= self.budget.candidates:
             return "candidates"
         if self.cpu_used() >= self.budget.seconds:

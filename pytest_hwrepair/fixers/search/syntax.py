@@ -31,13 +31,7 @@ def syntax_edits(text: str, language: Language, log: str, target: str) -> list[E
         out += list(_missing_tokens(src, line))
     if language is Language.VERILOG:
         out += list(_missing_ends(src, lines))
-    seen: set[tuple[int, str, str]] = set()
-    unique = []
-    for e in out:
-        if (e.offset, e.old, e.new) not in seen and e.applies_to(text) and e.old != e.new:
-            seen.add((e.offset, e.old, e.new))
-            unique.append(e)
-    return unique
+    return list(dict.fromkeys(e for e in out if e.applies_to(text) and e.old != e.new))  # first of each, in order
 
 
 def _line_tokens(src: Source, line: int) -> list[tuple[int, Token]]:
@@ -61,7 +55,7 @@ def _missing_tokens(src: Source, line: int) -> Iterator[Edit]:
 
 def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:
     """`end` / `endcase` / `endmodule` inserted at the start of a line shortly before the complaint."""
-    starts = _line_starts(src.text)
+    starts = [0] + [m.end() for m in re.finditer("\n", src.text)]
     for line in lines[:2]:
         for at in range(line, max(line - END_REACH, 1) - 1, -1):
             if at > len(starts):
@@ -73,12 +67,6 @@ def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:
     text = src.text
     if text.count("endmodule") < len(re.findall(r"\bmodule\b", text)):
         yield Edit(len(text.rstrip()), "", "\nendmodule", Op.SYNTAX)
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    starts += [m.end() for m in re.finditer("\n", text)]
-    return starts
 
 
 def _names(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
