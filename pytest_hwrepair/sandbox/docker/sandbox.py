@@ -23,12 +23,12 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..base import Execution, Limits
+from ..local.transfer import pack
 from ..process import signal_of
 from ..slots import Slots
 from ..untrusted import truncation_marker
@@ -47,7 +47,7 @@ from .engine import (
     remove_orphans,
     seccomp_profile,
 )
-from .wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
+from .wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes
 
 MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
 SCRATCH_SIZE = 512 << 20
@@ -101,7 +101,7 @@ class DockerSandbox:
     # -- the Sandbox protocol
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
-        with self._slot():
+        with self.slots.acquire() if self.slots is not None else contextlib.nullcontext():
             return self._run(workdir.resolve(), argv, timeout, limits)
 
     def close(self) -> None:
@@ -118,7 +118,7 @@ class DockerSandbox:
 
     def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
         spec = self.spec_for(limits, workdir)
-        archive = pack_workspace(workdir)
+        archive = pack(workdir, links=True)
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
                 "output": str(limits.output), "copy_limit": str(limits.file_size),
@@ -243,14 +243,6 @@ class DockerSandbox:
         if mounts:
             kwargs["mounts"] = mounts
         return self.api.create_host_config(**kwargs)  # type: ignore[no-any-return]
-
-    @contextlib.contextmanager
-    def _slot(self) -> Iterator[None]:
-        if self.slots is None:
-            yield
-            return
-        with self.slots.acquire():
-            yield
 
 
 def _local_engine() -> bool:
