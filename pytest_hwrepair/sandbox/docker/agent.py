@@ -64,6 +64,18 @@ def decode_meta(data: bytes) -> dict[str, str]:
     return {key: value for key, _, value in pairs}
 
 
+def take_record(buffer: bytearray) -> tuple[bytes, bytes] | None:
+    """The first whole record (kind, payload) of `buffer`, taken out of it; None until one is whole."""
+    if len(buffer) >= HEADER.size:
+        kind, size = HEADER.unpack_from(buffer)
+        end = HEADER.size + size
+        if len(buffer) >= end:
+            payload = bytes(buffer[HEADER.size:end])
+            del buffer[:end]
+            return kind, payload
+    return None
+
+
 class HostGone(Exception):
     """Standard input ended: the host process that owns this container has exited."""
 
@@ -81,15 +93,9 @@ class Channel:
         self.buffer += chunk
 
     def receive(self) -> tuple[bytes, bytes]:
-        while True:
-            if len(self.buffer) >= HEADER.size:
-                kind, size = HEADER.unpack_from(self.buffer)
-                end = HEADER.size + size
-                if len(self.buffer) >= end:
-                    payload = bytes(self.buffer[HEADER.size:end])
-                    del self.buffer[:end]
-                    return kind, payload
+        while (record := take_record(self.buffer)) is None:
             self.fill()
+        return record
 
     def send(self, kind: bytes, payload: bytes = b"") -> None:
         data = memoryview(HEADER.pack(kind, len(payload)) + payload)

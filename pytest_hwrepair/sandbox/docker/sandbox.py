@@ -31,7 +31,7 @@ from ..base import Execution, Limits
 from ..local.transfer import pack
 from ..process import signal_of
 from ..slots import Slots
-from ..untrusted import truncation_marker
+from ..untrusted import with_marker
 from . import images
 from .agent import ENV_SEPARATOR
 from .engine import (
@@ -130,7 +130,7 @@ class DockerSandbox:
         # either: the host workspace holds the step's result, not what the step replaced.
         left = [item.partition("\t")[2] for item in reply.skipped]
         apply_changes(workdir, reply.archive, reply.deleted + [p for p in left if p])
-        return _execution(argv, reply, limits)
+        return _execution(argv, reply)
 
     def _step(self, spec: Spec, meta: dict[str, str], archive: bytes, deadline: float, timeout: float) -> Reply:
         for attempt in (1, 2):
@@ -250,23 +250,16 @@ def _local_engine() -> bool:
     return not host or host.startswith("unix://")
 
 
-def _execution(argv: str, reply: Reply, limits: Limits) -> Execution:
+def _execution(argv: str, reply: Reply) -> Execution:
     result = reply.result
     rc = int(result["rc"]) if result.get("rc") else None
     timed_out = result.get("timed_out") == "1"
     sig = signal_of(rc)
     dropped_out, dropped_err = int(result.get("dropped_out", 0)), int(result.get("dropped_err", 0))
-    stderr = _text(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
-    return Execution(argv, None if timed_out else rc, _text(reply.stdout, dropped_out), stderr,
+    stderr = with_marker(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
+    return Execution(argv, None if timed_out else rc, with_marker(reply.stdout, dropped_out), stderr,
                      float(result.get("duration", 0.0)), timed_out=timed_out, signal=None if timed_out else sig,
                      truncated=dropped_out > 0 or dropped_err > 0)
-
-
-def _text(data: bytes, dropped: int) -> str:
-    text = data.decode("utf-8", errors="replace")
-    if dropped:
-        text += truncation_marker(dropped)
-    return text
 
 
 def _skipped_note(item: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from ..local.transfer import remove, write_member
 from . import agent as docker_agent
 from .agent import HEADER as RECORD
-from .agent import SIZE, decode_meta, encode_meta
+from .agent import SIZE, decode_meta, encode_meta, take_record
 from .engine import DockerSandboxError
 
 # The container's user is root with four capabilities (see docker_agent.as_step_user): the agent
@@ -141,14 +141,9 @@ class Link:
             raise _Lost(str(exc)) from None
 
     def receive(self, deadline: float) -> tuple[bytes, bytes]:
-        while True:
-            if len(self.data) >= RECORD.size:
-                kind, size = RECORD.unpack_from(self.data)
-                if len(self.data) >= RECORD.size + size:
-                    payload = bytes(self.data[RECORD.size:RECORD.size + size])
-                    del self.data[:RECORD.size + size]
-                    return kind, payload
+        while (record := take_record(self.data)) is None:
             self._fill(deadline)
+        return record
 
     def _fill(self, deadline: float) -> None:
         self.raw.settimeout(_left(deadline))
