@@ -1,6 +1,6 @@
 """The docker sandbox: the local sandbox's contract (DESIGN §7) in containers of pinned toolchain images.
 
-Each container runs the step agent (`docker_agent.py`, sent at start) as PID 1 and keeps its stdin
+Each container runs the step agent (`agent.py`, sent at start) as PID 1 and keeps its stdin
 attached to this process. A step sends the workspace as a tar over that stream, the agent runs
 the command in a fresh, empty work directory under rlimits with address-space randomisation off,
 then answers with the captured output and the files the step created or changed, which land in the
