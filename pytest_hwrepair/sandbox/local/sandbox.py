@@ -301,17 +301,16 @@ def _batch_results(batch: Batch, records: Path, timeout: float, step: _Step, kil
     done: list[Execution] = []
     for index, command in enumerate(batch.commands, 1):
         record = _record(records, index)
+        part = index - 1
         if record is None:  # the launcher ended (or was stopped) while this command ran
             rc = step.proc.returncode
             problem = "" if killed else "\n[hwrepair: the step ended before this command's record was written]"
-            part = index - 1
             done.append(Execution(command.argv, None if killed else (rc or 125), step.out.text(part),
                                   step.err.text(part) + problem + notes, time.monotonic() - step.start,
                                   timed_out=killed, signal=None if killed else signal_of(rc)))
             break
         rc, duration = record
         timed_out = rc in (124, 137) and duration >= timeout
-        part = index - 1
         last = rc != 0 or index == len(batch.commands)
         done.append(Execution(command.argv, None if timed_out else rc, step.out.text(part),
                               step.err.text(part) + (notes if last else ""), duration, timed_out=timed_out,
