@@ -80,7 +80,7 @@ class DockerSandbox:
         self.api = self.client.api
         try:
             info = self.api.info()
-            self.orphans_removed = remove_orphans(self.api)
+            remove_orphans(self.api)
         except Exception as exc:
             raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
         if cpus < 0 or cpus > int(info.get("NCPU") or cpus):
@@ -88,9 +88,8 @@ class DockerSandbox:
                                      f"engine's {info.get('NCPU')} CPUs")
         if api_timeout <= 0:
             raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
-        self.arch = str(info.get("Architecture", ""))
         self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
-        self.seccomp = seccomp_profile(self.arch)
+        self.seccomp = seccomp_profile(str(info.get("Architecture", "")))
         self.owner = owner_label()
         self.idle: dict[Spec, list[Container]] = {}
         self.lock = threading.Lock()
