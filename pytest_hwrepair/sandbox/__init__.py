@@ -14,7 +14,7 @@ from .slots import Slots
 def _local(settings: Settings, run_dir: Path) -> Sandbox:
     isolate = {"auto": None, "bwrap": True, "none": False}[settings.isolation]
     try:
-        return LocalSandbox(slots_for(settings, run_dir), isolate=isolate)
+        return LocalSandbox(slots_for(settings), isolate=isolate)
     except RuntimeError as exc:
         raise SettingsError(f"--hwrepair-isolation bwrap: {exc}") from None
 
@@ -23,14 +23,14 @@ def _docker(settings: Settings, run_dir: Path) -> Sandbox:
     from .docker.sandbox import DockerSandboxError, docker_sandbox  # the Docker SDK is an optional dependency
 
     try:
-        return docker_sandbox(run_dir.name, slots_for(settings, run_dir), settings.docker_mode, settings.docker_cpus,
+        return docker_sandbox(run_dir.name, slots_for(settings), settings.docker_mode, settings.docker_cpus,
                               settings.docker_timeout, settings.docker_cuda_home)
     except DockerSandboxError as exc:
         text = str(exc)
         raise SettingsError(text if text.startswith("--") else f"--hwrepair-sandbox docker: {text}") from None
 
 
-def slots_for(settings: Settings, run_dir: Path) -> Slots:
+def slots_for(settings: Settings) -> Slots:
     """The cross-process oracle semaphore: lock files shared by every worker of the run."""
     return Slots(Path(settings.cache_dir) / "slots" / f"jobs-{settings.oracle_jobs}", settings.oracle_jobs)
 

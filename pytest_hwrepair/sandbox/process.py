@@ -1,6 +1,6 @@
 """Processes the harness starts: how one ended, and ending one with everything in its group.
 
-Stdlib only: the container agent (`sandbox/docker_agent.py`) is sent into containers as one
+Stdlib only: the container agent (`sandbox/docker/agent.py`) is sent into containers as one
 source file and keeps its own copy of `kill_group`; everything on the host uses these.
 """
 

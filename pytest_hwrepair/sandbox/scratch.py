@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import fcntl
 import os
 import stat
 import tempfile
@@ -18,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .local.transfer import remove
+from .slots import lock
 
 OWNER_PREFIX = "hwrepair-owner-"
 LOCK = ".owner.lock"
@@ -47,8 +47,8 @@ def owner_dir() -> Path:
     base = Path(tempfile.gettempdir())
     sweep(base)
     fresh = Path(tempfile.mkdtemp(prefix=f".{OWNER_PREFIX}new-", dir=base))
-    fd = os.open(fresh / LOCK, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    fd = lock(fresh / LOCK, 0o600, wait=True)
+    assert fd is not None
     # Searchable by the sandbox uids: a step folder inside is chowned to the step's uid.
     fresh.chmod(0o711)
     path = base / f"{OWNER_PREFIX}{os.getpid()}-{fresh.name.rsplit('-', 1)[-1]}"
@@ -78,15 +78,12 @@ def _dead_owner(path: Path) -> bool:
         info = os.lstat(path)
         if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
             return False  # a link or someone else's: never followed, never removed
-        fd = os.open(path / LOCK, os.O_RDWR | os.O_NOFOLLOW)
+        fd = lock(path / LOCK, None)
     except OSError:
         return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    if fd is None:
         return False
-    finally:
-        os.close(fd)
+    os.close(fd)
     return True
 
 

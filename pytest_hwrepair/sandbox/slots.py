@@ -38,12 +38,8 @@ class Slots:
 
     def _take(self, index: int) -> list[int] | None:
         """The locked descriptors of slot `index` (here and in `also`), or None when one is held elsewhere."""
-        fd = os.open(self.directory / f"slot-{index}.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW,
-                     0o600 if self.private else 0o666)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
+        fd = lock(self.directory / f"slot-{index}.lock", 0o600 if self.private else 0o666)
+        if fd is None:
             return None
         more = self.also._take(index) if self.also is not None else []
         if more is None:
@@ -79,10 +75,9 @@ class Slots:
         poller every few milliseconds costs next to nothing, and a freed slot stays idle at most that long (a step
         of an oracle takes tens of milliseconds: polling every 50 ms left a core idle for much of one).
         """
-        queue = os.open(self.directory / "queue.lock", os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW,
-                        0o600 if self.private else 0o666)
+        queue = lock(self.directory / "queue.lock", 0o600 if self.private else 0o666, wait=True)
+        assert queue is not None
         try:
-            fcntl.flock(queue, fcntl.LOCK_EX)
             delay = 0.001
             while True:
                 taken = self._try()
@@ -92,6 +87,18 @@ class Slots:
                 delay = min(delay * 1.5, POLL_MAX)
         finally:
             _release([queue])
+
+
+def lock(path: Path, mode: int | None, *, wait: bool = False) -> int | None:
+    """A descriptor of `path` holding its exclusive lock, never through a link; None when another process holds
+    it and not `wait`. With `mode`, a missing file is made with that mode; without, it is an OSError."""
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | (os.O_CREAT if mode is not None else 0), mode or 0)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _release(fds: list[int]) -> None:

@@ -37,6 +37,12 @@ def truncation_marker(dropped: int) -> str:
     return TRUNCATED.format(dropped=dropped)
 
 
+def with_marker(data: bytes, dropped: int) -> str:
+    """Kept bytes of a capped output, decoded leniently, with the marker when `dropped` bytes were not kept."""
+    text = data.decode("utf-8", errors="replace")
+    return text + truncation_marker(dropped) if dropped else text
+
+
 def read_untrusted(root: Path, name: str, cap: int = READ_CAP, *, whole: bool = False) -> UntrustedText:
     """Read `root/name` without following any link on the way; raises UntrustedFileError or OSError.
 
@@ -107,4 +113,4 @@ def cap_text(text: str, cap: int) -> str:
 
 
 __all__ = ["READ_CAP", "UntrustedFileError", "UntrustedText", "cap_text", "read_optional", "read_untrusted",
-           "truncation_marker"]
+           "truncation_marker", "with_marker"]

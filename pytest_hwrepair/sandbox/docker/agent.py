@@ -64,6 +64,18 @@ def decode_meta(data: bytes) -> dict[str, str]:
     return {key: value for key, _, value in pairs}
 
 
+def take_record(buffer: bytearray) -> tuple[bytes, bytes] | None:
+    """The first whole record (kind, payload) of `buffer`, taken out of it; None until one is whole."""
+    if len(buffer) >= HEADER.size:
+        kind, size = HEADER.unpack_from(buffer)
+        end = HEADER.size + size
+        if len(buffer) >= end:
+            payload = bytes(buffer[HEADER.size:end])
+            del buffer[:end]
+            return kind, payload
+    return None
+
+
 class HostGone(Exception):
     """Standard input ended: the host process that owns this container has exited."""
 
@@ -81,15 +93,9 @@ class Channel:
         self.buffer += chunk
 
     def receive(self) -> tuple[bytes, bytes]:
-        while True:
-            if len(self.buffer) >= HEADER.size:
-                kind, size = HEADER.unpack_from(self.buffer)
-                end = HEADER.size + size
-                if len(self.buffer) >= end:
-                    payload = bytes(self.buffer[HEADER.size:end])
-                    del self.buffer[:end]
-                    return kind, payload
+        while (record := take_record(self.buffer)) is None:
             self.fill()
+        return record
 
     def send(self, kind: bytes, payload: bytes = b"") -> None:
         data = memoryview(HEADER.pack(kind, len(payload)) + payload)
@@ -169,19 +175,20 @@ def reset(keep: tuple[str, ...] = ()) -> None:
     if subprocess.run(["rm", "-rf", "--", *doomed], stderr=subprocess.DEVNULL, **user).returncode != 0:
         # A step may have taken its own permissions away; give them back and try again.
         subprocess.run(["chmod", "-R", "u+rwx", "--", *doomed], stderr=subprocess.DEVNULL, **user)
-        done = subprocess.run(["rm", "-rf", "--", *doomed], capture_output=True, **user)
-        if done.returncode != 0:
-            raise RuntimeError("cannot empty the work directory: " + done.stderr.decode("utf-8", "replace"))
-    done = subprocess.run(["mkdir", WORK], capture_output=True, **user)
+        _must(["rm", "-rf", "--", *doomed], "empty the work directory", **user)
+    _must(["mkdir", WORK], "make the work directory", **user)
+
+
+def _must(argv: list[str], what: str, **options: Any) -> bytes:
+    """The output of a chore that has to work; RuntimeError with its stderr when it did not."""
+    done = subprocess.run(argv, capture_output=True, **options)
     if done.returncode != 0:
-        raise RuntimeError("cannot make the work directory: " + done.stderr.decode("utf-8", "replace"))
+        raise RuntimeError(f"cannot {what}: " + done.stderr.decode("utf-8", "replace"))
+    return done.stdout  # type: ignore[no-any-return]
 
 
 def unpack(archive: bytes) -> None:
-    done = subprocess.run(["tar", "-x", "-f", "-", "-C", WORK], input=archive, capture_output=True,
-                          **as_step_user())
-    if done.returncode != 0:
-        raise RuntimeError("cannot unpack the workspace: " + done.stderr.decode("utf-8", "replace"))
+    _must(["tar", "-x", "-f", "-", "-C", WORK], "unpack the workspace", input=archive, **as_step_user())
 
 
 MAX_DEPTH = 24
@@ -235,11 +242,8 @@ def pack(paths: list[str]) -> bytes:
     if not paths:
         return b""
     listing = b"\0".join(p.encode() for p in paths) + b"\0"
-    done = subprocess.run(["tar", "-c", "-f", "-", "--no-recursion", "-C", WORK, "--null", "-T", "-"],
-                          input=listing, capture_output=True)
-    if done.returncode != 0:
-        raise RuntimeError("cannot pack the workspace: " + done.stderr.decode("utf-8", "replace"))
-    return done.stdout
+    return _must(["tar", "-c", "-f", "-", "--no-recursion", "-C", WORK, "--null", "-T", "-"], "pack the workspace",
+                 input=listing)
 
 
 def _child() -> None:

@@ -9,6 +9,8 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from ..process import alive
+
 LABEL_TOOL = "org.hwrepair.tool"
 TOOL = "pytest-hwrepair"
 LABEL_RUN = "org.hwrepair.run"
@@ -89,12 +91,8 @@ def owner_alive(owner: str) -> bool:
     if host != socket.gethostname() or not pid_text.isdigit():
         return True
     pid = int(pid_text)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not alive(pid):
         return False
-    except PermissionError:
-        pass
     now = _start_time(pid)
     return start in ("?", now) or now == "?"
 

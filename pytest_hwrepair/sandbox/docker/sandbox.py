@@ -1,6 +1,6 @@
 """The docker sandbox: the local sandbox's contract (DESIGN §7) in containers of pinned toolchain images.
 
-Each container runs the step agent (`docker_agent.py`, sent at start) as PID 1 and keeps its stdin
+Each container runs the step agent (`agent.py`, sent at start) as PID 1 and keeps its stdin
 attached to this process. A step sends the workspace as a tar over that stream, the agent runs
 the command in a fresh, empty work directory under rlimits with address-space randomisation off,
 then answers with the captured output and the files the step created or changed, which land in the
@@ -23,15 +23,15 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..base import Execution, Limits
+from ..local.transfer import pack
 from ..process import signal_of
 from ..slots import Slots
-from ..untrusted import truncation_marker
+from ..untrusted import with_marker
 from . import images
 from .agent import ENV_SEPARATOR
 from .engine import (
@@ -47,7 +47,7 @@ from .engine import (
     remove_orphans,
     seccomp_profile,
 )
-from .wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes, pack_workspace
+from .wire import AGENT_CAPS, Container, Reply, Spec, _Late, _Lost, apply_changes
 
 MEMORY_HEADROOM = 512 << 20  # the tmpfs work directories and the agent live in the container's memory too
 SCRATCH_SIZE = 512 << 20
@@ -80,7 +80,7 @@ class DockerSandbox:
         self.api = self.client.api
         try:
             info = self.api.info()
-            self.orphans_removed = remove_orphans(self.api)
+            remove_orphans(self.api)
         except Exception as exc:
             raise DockerSandboxError(f"the Docker engine failed: {one_line(exc)}") from None
         if cpus < 0 or cpus > int(info.get("NCPU") or cpus):
@@ -88,9 +88,8 @@ class DockerSandbox:
                                      f"engine's {info.get('NCPU')} CPUs")
         if api_timeout <= 0:
             raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
-        self.arch = str(info.get("Architecture", ""))
         self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
-        self.seccomp = seccomp_profile(self.arch)
+        self.seccomp = seccomp_profile(str(info.get("Architecture", "")))
         self.owner = owner_label()
         self.idle: dict[Spec, list[Container]] = {}
         self.lock = threading.Lock()
@@ -101,7 +100,7 @@ class DockerSandbox:
     # -- the Sandbox protocol
 
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
-        with self._slot():
+        with self.slots.acquire() if self.slots is not None else contextlib.nullcontext():
             return self._run(workdir.resolve(), argv, timeout, limits)
 
     def close(self) -> None:
@@ -118,7 +117,7 @@ class DockerSandbox:
 
     def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
         spec = self.spec_for(limits, workdir)
-        archive = pack_workspace(workdir)
+        archive = pack(workdir, links=True)
         meta = {"argv": argv, "timeout": f"{timeout:.3f}", "cpu": str(limits.cpu_seconds or int(timeout) + 2),
                 "fsize": str(limits.file_size), "as": "" if limits.gpu or not limits.memory else str(limits.memory),
                 "output": str(limits.output), "copy_limit": str(limits.file_size),
@@ -130,7 +129,7 @@ class DockerSandbox:
         # either: the host workspace holds the step's result, not what the step replaced.
         left = [item.partition("\t")[2] for item in reply.skipped]
         apply_changes(workdir, reply.archive, reply.deleted + [p for p in left if p])
-        return _execution(argv, reply, limits)
+        return _execution(argv, reply)
 
     def _step(self, spec: Spec, meta: dict[str, str], archive: bytes, deadline: float, timeout: float) -> Reply:
         for attempt in (1, 2):
@@ -244,37 +243,22 @@ class DockerSandbox:
             kwargs["mounts"] = mounts
         return self.api.create_host_config(**kwargs)  # type: ignore[no-any-return]
 
-    @contextlib.contextmanager
-    def _slot(self) -> Iterator[None]:
-        if self.slots is None:
-            yield
-            return
-        with self.slots.acquire():
-            yield
-
 
 def _local_engine() -> bool:
     host = os.environ.get("DOCKER_HOST", "")
     return not host or host.startswith("unix://")
 
 
-def _execution(argv: str, reply: Reply, limits: Limits) -> Execution:
+def _execution(argv: str, reply: Reply) -> Execution:
     result = reply.result
     rc = int(result["rc"]) if result.get("rc") else None
     timed_out = result.get("timed_out") == "1"
     sig = signal_of(rc)
     dropped_out, dropped_err = int(result.get("dropped_out", 0)), int(result.get("dropped_err", 0))
-    stderr = _text(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
-    return Execution(argv, None if timed_out else rc, _text(reply.stdout, dropped_out), stderr,
+    stderr = with_marker(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
+    return Execution(argv, None if timed_out else rc, with_marker(reply.stdout, dropped_out), stderr,
                      float(result.get("duration", 0.0)), timed_out=timed_out, signal=None if timed_out else sig,
                      truncated=dropped_out > 0 or dropped_err > 0)
-
-
-def _text(data: bytes, dropped: int) -> str:
-    text = data.decode("utf-8", errors="replace")
-    if dropped:
-        text += truncation_marker(dropped)
-    return text
 
 
 def _skipped_note(item: str) -> str:

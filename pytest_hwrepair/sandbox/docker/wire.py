@@ -6,7 +6,6 @@ import contextlib
 import functools
 import io
 import os
-import shutil
 import struct
 import tarfile
 import time
@@ -14,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..local.transfer import remove, write_member
 from . import agent as docker_agent
 from .agent import HEADER as RECORD
-from .agent import SIZE, decode_meta, encode_meta
+from .agent import SIZE, decode_meta, encode_meta, take_record
 from .engine import DockerSandboxError
 
 # The container's user is root with four capabilities (see docker_agent.as_step_user): the agent
@@ -53,25 +53,6 @@ class _Late(Exception):
 
 
 
-def pack_workspace(root: Path) -> bytes:
-    """The workspace as a tar: directories, files and symlinks, owner-neutral."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            for name in [*dirnames, *sorted(filenames)]:
-                path = Path(dirpath, name)
-                info = tar.gettarinfo(str(path), arcname=path.relative_to(root).as_posix())
-                info.uid = info.gid = 0
-                info.uname = info.gname = ""
-                if info.isreg():
-                    with open(path, "rb") as fh:
-                        tar.addfile(info, fh)
-                elif info.isdir() or info.issym():
-                    tar.addfile(info)
-    return buf.getvalue()
-
-
 def _inside(root: Path, name: str) -> Path:
     rel = PurePosixPath(name)
     parts = [p for p in rel.parts if p not in ("", ".")]
@@ -83,19 +64,12 @@ def _inside(root: Path, name: str) -> Path:
     return path
 
 
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
 def apply_changes(root: Path, archive: bytes, deleted: list[str]) -> None:
     """Mirror the step's effect on the work directory into the host workspace."""
     for name in deleted:
         path = _inside(root, name)
         if path.exists() or path.is_symlink():
-            _remove(path)
+            remove(path)
     if not archive:
         return
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
@@ -103,19 +77,14 @@ def apply_changes(root: Path, archive: bytes, deleted: list[str]) -> None:
             path = _inside(root, member.name)
             if member.isdir():
                 if path.is_symlink() or (path.exists() and not path.is_dir()):
-                    _remove(path)
+                    remove(path)
                 path.mkdir(parents=True, exist_ok=True)
                 path.chmod(member.mode & 0o777 | 0o700)
             elif member.isfile():
-                source = tar.extractfile(member)
-                assert source is not None
                 if path.is_symlink() or path.is_dir():
-                    _remove(path)
+                    remove(path)
                 path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-                with os.fdopen(fd, "wb") as out:
-                    shutil.copyfileobj(source, out)
-                path.chmod(member.mode & 0o777 | 0o600)
+                write_member(tar, member, path, 0o777)
 
 
 
@@ -172,14 +141,9 @@ class Link:
             raise _Lost(str(exc)) from None
 
     def receive(self, deadline: float) -> tuple[bytes, bytes]:
-        while True:
-            if len(self.data) >= RECORD.size:
-                kind, size = RECORD.unpack_from(self.data)
-                if len(self.data) >= RECORD.size + size:
-                    payload = bytes(self.data[RECORD.size:RECORD.size + size])
-                    del self.data[:RECORD.size + size]
-                    return kind, payload
+        while (record := take_record(self.data)) is None:
             self._fill(deadline)
+        return record
 
     def _fill(self, deadline: float) -> None:
         self.raw.settimeout(_left(deadline))
@@ -222,7 +186,6 @@ class Container:
         self.api, self.spec, self.name = api, spec, name
         self.id: str | None = None
         self.link: Link | None = None
-        self.aslr = "?"
         self.steps = 0
         try:
             # stdin_open without detach also sets StdinOnce: the agent sees end of input when this process ends.
@@ -236,7 +199,7 @@ class Container:
             deadline = time.monotonic() + timeout
             code = _agent_source()
             self.link.send_raw(b"%d\n" % len(code) + code, deadline)
-            self.aslr = decode_meta(self._expect(b"H", deadline)).get("aslr", "?")
+            self._expect(b"H", deadline)  # the agent's hello: it runs
         except BaseException:
             self.close()
             raise

@@ -25,7 +25,7 @@ from . import jail, spawn
 from .cgroup import Cgroups, StepGroup, remove_stale
 from .spawn import SandboxError
 from .streams import Drain
-from .transfer import CopyLimits, Receiver, memfd_of, move_inside, pack, remove
+from .transfer import Accepted, CopyLimits, Receiver, memfd_of, move_inside, pack, remove
 
 SANDBOX_UID_BASE = 61000
 # Only these variables reach candidate code: no API keys, tokens or home-directory secrets.
@@ -138,8 +138,8 @@ class LocalSandbox:
                     os.close(fd)
                     fds.remove(fd)
                 if batch is not None:
-                    return self._finish_batch(step, batch, timeout, limits, uid, group, workdir)
-                return [self._finish(step, argv, timeout, limits, uid, group, workdir)]
+                    return self._finish_batch(step, batch, timeout, uid, group)
+                return [self._finish(step, argv, timeout, uid, group)]
         finally:
             for fd in fds:
                 with contextlib.suppress(OSError):
@@ -192,18 +192,14 @@ class LocalSandbox:
         return _Step(proc, Drain(proc.stdout, limits.output, mark), Drain(proc.stderr, limits.output, mark), back,
                      start, shot)
 
-    def _finish(self, step: _Step, argv: str, timeout: float, limits: Limits, uid: int | None,
-                group: StepGroup | None, workdir: Path) -> Execution:
+    def _finish(self, step: _Step, argv: str, timeout: float, uid: int | None, group: StepGroup | None) -> Execution:
         proc = step.proc
         # The launcher stops the command at `timeout` and still copies the workspace back; this
         # deadline is the backstop for a launcher that does not finish.
         killed = self._end(step, timeout + PACK_GRACE, uid, group)
         duration = time.monotonic() - step.start
         timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
-        accepted = step.back.join()
-        if not step.back.started and not timed_out:  # a deadline shorter than the jail's start is a timeout
-            raise SandboxError(f"the sandbox did not start the step (exit {proc.returncode}): "
-                               f"{step.err.text()[-500:].strip()}")
+        accepted = _joined(step, timed_out)  # a deadline shorter than the jail's start is a timeout
         notes = ""
         if not killed:
             notes = accepted.notes()
@@ -214,7 +210,7 @@ class LocalSandbox:
         sig = signal_of(rc)
         return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
                          timed_out=timed_out, signal=None if timed_out else sig,
-                         truncated=step.out.dropped > 0 or step.err.dropped > 0)
+                         truncated=step.out.part_dropped(0) > 0 or step.err.part_dropped(0) > 0)
 
 
     def _end(self, step: _Step, deadline: float, uid: int | None, group: StepGroup | None) -> bool:
@@ -229,14 +225,11 @@ class LocalSandbox:
         step.err.join()
         return killed
 
-    def _finish_batch(self, step: _Step, batch: Batch, timeout: float, limits: Limits, uid: int | None,
-                      group: StepGroup | None, workdir: Path) -> list[Execution]:
+    def _finish_batch(self, step: _Step, batch: Batch, timeout: float, uid: int | None,
+                      group: StepGroup | None) -> list[Execution]:
         # Each command is stopped at `timeout` inside the step; the backstop allows them all their time.
         killed = self._end(step, len(batch.commands) * timeout + PACK_GRACE, uid, group)
-        accepted = step.back.join()
-        if not step.back.started and not killed:
-            raise SandboxError(f"the sandbox did not start the step (exit {step.proc.returncode}): "
-                               f"{step.err.text()[-500:].strip()}")
+        accepted = _joined(step, killed)
         try:
             records = step.back.staging / jail.RECORDS
             done = _batch_results(batch, records, timeout, step, killed, "" if killed else accepted.notes())
@@ -259,6 +252,15 @@ class LocalSandbox:
             if step.shot is not None:
                 step.shot.join()
                 step.shot.discard()
+
+
+def _joined(step: _Step, stopped: bool) -> Accepted:
+    """What came back of the step's workspace; raises when the sandbox never started a step that was not stopped."""
+    accepted = step.back.join()
+    if not step.back.started and not stopped:
+        raise SandboxError(f"the sandbox did not start the step (exit {step.proc.returncode}): "
+                           f"{step.err.text()[-500:].strip()}")
+    return accepted
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,17 +301,16 @@ def _batch_results(batch: Batch, records: Path, timeout: float, step: _Step, kil
     done: list[Execution] = []
     for index, command in enumerate(batch.commands, 1):
         record = _record(records, index)
+        part = index - 1
         if record is None:  # the launcher ended (or was stopped) while this command ran
             rc = step.proc.returncode
             problem = "" if killed else "\n[hwrepair: the step ended before this command's record was written]"
-            part = index - 1
             done.append(Execution(command.argv, None if killed else (rc or 125), step.out.text(part),
                                   step.err.text(part) + problem + notes, time.monotonic() - step.start,
                                   timed_out=killed, signal=None if killed else signal_of(rc)))
             break
         rc, duration = record
         timed_out = rc in (124, 137) and duration >= timeout
-        part = index - 1
         last = rc != 0 or index == len(batch.commands)
         done.append(Execution(command.argv, None if timed_out else rc, step.out.text(part),
                               step.err.text(part) + (notes if last else ""), duration, timed_out=timed_out,

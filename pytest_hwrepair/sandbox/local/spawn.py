@@ -65,10 +65,9 @@ def _child_setup(limits: Limits, timeout: float, uid: int | None, group: StepGro
     """Runs in the child between fork and exec: cgroup, no randomisation, rlimits, unprivileged uid."""
     if group is not None:
         group.attach()
-    try:
-        ctypes.CDLL(None, use_errno=True).personality(ADDR_NO_RANDOMIZE)
-    except (OSError, AttributeError):
-        pass
+    libc = _libc()
+    if libc is not None:
+        libc.personality(ADDR_NO_RANDOMIZE)
     for which, values in _rlimits(limits, timeout, uid):
         resource.setrlimit(which, values)
     if uid is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from typing import IO
 
-from ..untrusted import truncation_marker
+from ..untrusted import with_marker
 
 
 class Drain:
@@ -48,19 +48,12 @@ class Drain:
     def join(self) -> None:
         self.thread.join()
 
-    @property
-    def dropped(self) -> int:
-        return self.parts[0][1][1]
-
     def text(self, part: int = 0) -> str:
         """The kept text of one part (the whole stream without a separator), with a marker when capped."""
         if part >= len(self.parts):
             return ""
         chunks, (_, dropped) = self.parts[part]
-        text = b"".join(chunks).decode("utf-8", errors="replace")
-        if dropped:
-            text += truncation_marker(dropped)
-        return text
+        return with_marker(b"".join(chunks), dropped)
 
     def part_dropped(self, part: int) -> int:
         return self.parts[part][1][1] if part < len(self.parts) else 0

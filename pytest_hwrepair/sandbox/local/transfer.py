@@ -69,8 +69,8 @@ def walk(root: Path) -> Iterator[tuple[str, os.stat_result]]:
                     stack.append(name)
 
 
-def pack(root: Path) -> bytes:
-    """The workspace as a tar (directories and regular files only; owner-neutral)."""
+def pack(root: Path, *, links: bool = False) -> bytes:
+    """The workspace as a tar (directories and regular files, and symlinks with `links`; owner-neutral)."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tar:
         for name, info in sorted(walk(root)):
@@ -79,6 +79,9 @@ def pack(root: Path) -> bytes:
             member.mtime = int(info.st_mtime)
             if stat.S_ISDIR(info.st_mode):
                 member.type = tarfile.DIRTYPE
+                tar.addfile(member)
+            elif links and stat.S_ISLNK(info.st_mode):
+                member.type, member.linkname = tarfile.SYMTYPE, os.readlink(root / name)
                 tar.addfile(member)
             elif stat.S_ISREG(info.st_mode):
                 member.size = info.st_size
@@ -144,12 +147,17 @@ def _accept(tar: tarfile.TarFile, member: tarfile.TarInfo, staging: Path, limits
             target.mkdir(exist_ok=True)
             target.chmod(member.mode & 0o755 | 0o700)
             return
-        source = tar.extractfile(member)
-        assert source is not None
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(source, out, 1 << 20)
-        target.chmod(member.mode & 0o755 | 0o600)
+        write_member(tar, member, target, 0o755)
+
+
+def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path, modes: int) -> None:
+    """Write a regular file of an archive to `target`, never through a link there; mode bits within `modes`."""
+    source = tar.extractfile(member)
+    assert source is not None
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        shutil.copyfileobj(source, out, 1 << 20)
+    target.chmod(member.mode & modes | 0o600)
 
 
 def _parents_are_dirs(staging: Path, parts: list[str]) -> bool:
@@ -296,4 +304,4 @@ class Receiver:
 
 
 __all__ = ["Accepted", "CopyLimits", "Receiver", "copy_tree", "memfd_of", "move_inside", "pack", "receive", "remove",
-           "replace_contents", "unlink_inside", "walk"]
+           "replace_contents", "unlink_inside", "walk", "write_member"]

@@ -15,7 +15,8 @@ import pytest
 from pytest_hwrepair.sandbox.docker import images
 from pytest_hwrepair.sandbox.docker.agent import changes, decode_meta, encode_meta
 from pytest_hwrepair.sandbox.docker.engine import DockerSandboxError, owner_alive, owner_label, seccomp_profile
-from pytest_hwrepair.sandbox.docker.wire import apply_changes, pack_workspace
+from pytest_hwrepair.sandbox.docker.wire import apply_changes
+from pytest_hwrepair.sandbox.local.transfer import pack
 
 
 @pytest.fixture
@@ -94,7 +95,7 @@ def test_the_workspace_round_trips_through_a_tar(tmp_path: Path) -> None:
     (source / "sub" / "run.sh").chmod(0o755)
     target = tmp_path / "dst"
     target.mkdir()
-    apply_changes(target, pack_workspace(source), [])
+    apply_changes(target, pack(source, links=True), [])
     assert (target / "a.c").read_text() == "int x;\n"
     assert (target / "sub" / "run.sh").stat().st_mode & 0o111
 
