@@ -217,9 +217,7 @@ def _matching_colon(src: Source, q: int) -> int | None:
 def negate(src: Source) -> Iterator[Edit]:
     """Conditions of `if`/`while` inverted, and a logical or bitwise not dropped."""
     for i, t in enumerate(src.tokens):
-        if t.is_("if", "while") and (nxt := src.tok(i + 1)) is not None and nxt.text == "(" \
-                and i + 1 in src.match and src.match[i + 1] > i + 2:
-            close = src.match[i + 1]
+        if t.is_("if", "while") and (close := src.group_after(i)) is not None and close > i + 2:
             start, cond = src.span(i + 2, close - 1)
             if cond.startswith(("!", "~")) and src.operand_right(i + 2) == close - 1:
                 continue  # `if (!x)`: dropping the `!` below covers it

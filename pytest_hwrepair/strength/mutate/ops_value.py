@@ -47,15 +47,8 @@ class Literal:
 
 
 def _digits(value: int, base: str, pad: int, upper: bool) -> str:
-    if base == "b":
-        text = format(value, "b")
-    elif base == "o":
-        text = format(value, "o")
-    elif base == "h":
-        text = format(value, "X" if upper else "x")
-    else:
-        text = str(value)
-    return text.rjust(pad, "0")
+    spec = {"b": "b", "o": "o", "h": "X" if upper else "x"}.get(base, "d")
+    return format(value, spec).rjust(pad, "0")
 
 
 def parse_literal(token: Token, verilog: bool) -> Literal | None:
@@ -100,11 +93,7 @@ def _nearby_values(src: Source, i: int, lit: Literal) -> list[int]:
     window = literals[max(at - POOL_WINDOW, 0):at + POOL_WINDOW + 1]
     found = sorted((abs(j - i), other.value) for j, other in window
                    if j != i and other.width == lit.width and other.value != lit.value)
-    values: list[int] = []
-    for _, v in found:
-        if v not in values:
-            values.append(v)
-    return values[:POOL]
+    return list(dict.fromkeys(v for _, v in found))[:POOL]
 
 
 def constant(src: Source) -> Iterator[Edit]:
@@ -153,11 +142,7 @@ def _named_constants(src: Source, i: int) -> list[str]:
     found = sorted((abs(k - i), src.tokens[k].text) for k in range(block[0], block[1])
                    if src.tokens[k].kind is Kind.IDENT and _MACRO.match(src.tokens[k].text)
                    and src.tokens[k + 1].text != "(")
-    names: list[str] = []
-    for _, name in found:
-        if name not in names:
-            names.append(name)
-    return names[:POOL]
+    return list(dict.fromkeys(name for _, name in found))[:POOL]
 
 
 def _next_to_division(src: Source, i: int) -> bool:

@@ -32,9 +32,7 @@ def sensitivity(src: Source) -> Iterator[Edit]:
     for i, t in enumerate(src.tokens):
         if t.text in _EDGES and t.kind is Kind.KEYWORD:
             yield token_edit(src, i, _EDGES[t.text], Op.SENSITIVITY)
-        nxt = src.tok(i + 1)
-        if t.text == "@" and nxt is not None and nxt.text == "(" and i + 1 in src.match:
-            close = src.match[i + 1]
+        if t.text == "@" and (close := src.group_after(i)) is not None:
             inner = src.tokens[i + 2:close]
             if inner and not any(x.text in _EDGES or x.text == "*" for x in inner):
                 start, old = src.span(i + 1, close)
@@ -65,8 +63,7 @@ def reset(src: Source) -> Iterator[Edit]:
 def _reset_test(src: Source, j: int, name: str) -> tuple[int, int] | None:
     """Tokens of the `R` / `!R` / `~R` condition of the first `if` after j that tests R."""
     for k in range(j, min(j + RESET_LOOKAHEAD, len(src.tokens) - 2)):
-        if src.tokens[k].is_("if") and src.tokens[k + 1].text == "(" and k + 1 in src.match:
-            close = src.match[k + 1]
+        if src.tokens[k].is_("if") and (close := src.group_after(k)) is not None:
             inner = src.tokens[k + 2:close]
             texts = [x.text for x in inner]
             if texts == [name] or texts in (["!", name], ["~", name]):
