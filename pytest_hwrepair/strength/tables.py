@@ -11,7 +11,7 @@ import json
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,18 +63,19 @@ def strength(group: str, results: Sequence[MutantResult]) -> Strength:
                     n[S.EQUIVALENT], n[S.SURVIVED], n[S.SKIPPED], n[S.ERROR])
 
 
-def by_case(results: Iterable[MutantResult]) -> list[Strength]:
+def _grouped(results: Iterable[MutantResult], group: Callable[[MutantResult], str]) -> list[Strength]:
     groups: dict[str, list[MutantResult]] = defaultdict(list)
     for r in results:
-        groups[f"{r.domain}/{r.suite}/{r.design}"].append(r)
+        groups[group(r)].append(r)
     return [strength(name, rs) for name, rs in sorted(groups.items())]
+
+
+def by_case(results: Iterable[MutantResult]) -> list[Strength]:
+    return _grouped(results, lambda r: f"{r.domain}/{r.suite}/{r.design}")
 
 
 def by_suite(results: Iterable[MutantResult]) -> list[Strength]:
-    groups: dict[str, list[MutantResult]] = defaultdict(list)
-    for r in results:
-        groups[f"{r.domain}/{r.suite}"].append(r)
-    return [strength(name, rs) for name, rs in sorted(groups.items())]
+    return _grouped(results, lambda r: f"{r.domain}/{r.suite}")
 
 
 def strong_costs(results: Iterable[MutantResult]) -> dict[str, float | int | None]:
@@ -105,11 +106,11 @@ def _cells(s: Strength) -> list[str]:
 
 def markdown(results: Sequence[MutantResult]) -> str:
     """The suite table, the case table and the survivors, for a corpus README."""
-    out = ["| suite | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
-    out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_suite(results)]
-    out += ["", "| case | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
-    out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_case(results)]
-    out += ["", equivalence_line(results)]
+    out: list[str] = []
+    for title, rows in (("suite", by_suite(results)), ("case", by_case(results))):
+        out += [f"| {title} | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
+        out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in rows] + [""]
+    out.append(equivalence_line(results))
     left = [r for r in results if r.status in (S.SURVIVED, S.UNDECIDED)]
     if left:
         out += ["", "| case | mutant | status | strong verdict |", "|---|---|---|---|"]
