@@ -81,8 +81,6 @@ def _accumulator(src: Source, stmt: Statement) -> tuple[str, str] | None:
 
 def init(src: Source) -> Iterator[Edit]:
     """A missing initialisation: `T x;` -> `T x = 0;`, or `x = 0;` before a loop that accumulates into x."""
-    if src.verilog:
-        return
     for stmt in src.statements:
         if src.block_of(stmt.first) is None:
             continue
@@ -133,8 +131,6 @@ def _conditions(src: Source, block: tuple[int, int]) -> list[tuple[int, str]]:
 
 def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
-    if src.verilog:
-        return
     by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for stmt in src.statements:
         block = src.block_of(stmt.first)
@@ -314,8 +310,6 @@ def special(src: Source) -> Iterator[Edit]:
     """A special case: `if (n == 0) return 0;` first in an interface function (one the text defines and never
     calls: what its driver calls), for each scalar integer parameter and the values 0 and 1 — what a patch
     that special-cases a test input looks like (a mutant, never a repair)."""
-    if src.verilog:
-        return
     called = _called(src)
     for open_brace, _ in src.blocks:
         close = open_brace - 1

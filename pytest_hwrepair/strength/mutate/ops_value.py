@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from .edit import Edit, Op
@@ -35,8 +35,8 @@ class Literal:
     suffix: str
     upper: bool
 
-    def write(self, value: int, width: int | None = None) -> str:
-        width = self.width if width is None else width
+    def write(self, value: int) -> str:
+        width = self.width
         if width is not None:
             value &= (1 << width) - 1
             body = _digits(value, self.base, self.digits if self.base in "bh" else 0, self.upper)
@@ -208,8 +208,6 @@ def _drop_term(src: Source, i: int) -> Iterator[Edit]:
 
 def index(src: Source) -> Iterator[Edit]:
     """Array subscripts one off: `a[i]` -> `a[i - 1]`, `a[i + 1]`; `a[i - 1]` -> `a[i]`."""
-    if src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match or src.match[i] <= i + 1:
             continue
@@ -254,8 +252,6 @@ def declared_msb(src: Source) -> dict[str, int]:
 
 def bit_index(src: Source) -> Iterator[Edit]:
     """Verilog bit and part selects moved: `x[3]` -> `x[2]`, `x[4]`, `x[0]`, `x[MSB]`; `[7:4]` -> `[6:3]`."""
-    if not src.verilog:
-        return
     msb = declared_msb(src)
     for open_, close, decl in _selects(src):
         inner = src.tokens[open_ + 1:close]
@@ -281,8 +277,6 @@ def bit_index(src: Source) -> Iterator[Edit]:
 
 def width(src: Source) -> Iterator[Edit]:
     """Verilog widths one off: declared ranges `[11:0]`, part selects `[7:1]`, sized literals `5'b0`."""
-    if not src.verilog:
-        return
     for open_, close, decl in _selects(src):
         inner = src.tokens[open_ + 1:close]
         if len(inner) != 3 or inner[1].text != ":":
@@ -302,6 +296,5 @@ def width(src: Source) -> Iterator[Edit]:
             continue
         for w in (lit.width - 1, lit.width + 1):
             if w >= 1 and lit.value < (1 << w):
-                digits = Literal(lit.value, w, lit.base, lit.signed, w if lit.base == "b" else lit.digits, "",
-                                 lit.upper)
-                yield token_edit(src, i, digits.write(lit.value), Op.WIDTH)
+                resized = replace(lit, width=w, digits=w if lit.base == "b" else lit.digits, suffix="")
+                yield token_edit(src, i, resized.write(lit.value), Op.WIDTH)

@@ -15,8 +15,6 @@ RESET_LOOKAHEAD = 12
 
 def blocking(src: Source) -> Iterator[Edit]:
     """`q <= d;` <-> `q = d;` in procedural blocks."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.kind is not Kind.PUNCT or t.text not in ("<=", "=") or not is_assignment(src, i):
             continue
@@ -27,8 +25,6 @@ def blocking(src: Source) -> Iterator[Edit]:
 
 def sensitivity(src: Source) -> Iterator[Edit]:
     """An incomplete sensitivity list made `@*`; `posedge` <-> `negedge`."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.text in _EDGES and t.kind is Kind.KEYWORD:
             yield token_edit(src, i, _EDGES[t.text], Op.SENSITIVITY)
@@ -41,8 +37,6 @@ def sensitivity(src: Source) -> Iterator[Edit]:
 
 def reset(src: Source) -> Iterator[Edit]:
     """Reset polarity flipped as a whole: the edge in the sensitivity list and the test that follows."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         signal = src.tok(i + 1)
         if t.text not in _EDGES or signal is None or signal.kind is not Kind.IDENT:
