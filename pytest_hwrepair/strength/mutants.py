@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -110,22 +111,18 @@ class MutantJudge:
 
     def __init__(self, case: Case, ctx: OracleContext, sandbox: Sandbox) -> None:
         self.case, self.ctx, self.sandbox = case, ctx, sandbox
-        self._golden_asm: str | None = None
         self.notes = load_equivalences(case)
 
     def judge(self, mutant: Mutant) -> MutantResult:
         files = {**self.case.golden_files(), self.case.target: mutant.text}
         suite = self._in_workspace(files, lambda ws: make_oracle(self.case, self.ctx).check(ws, self.sandbox))
-        result = self._result(mutant, _status_of_suite(suite), _short(suite))
+        c = self.case
+        result = MutantResult(case=str(c.path), domain=c.domain, suite=c.suite, design=c.id, index=mutant.index,
+                              mutation=mutant.where, status=_status_of_suite(suite), suite_verdict=_short(suite),
+                              edit=mutant.edit.to_json(), at=position(mutant.edit, c.files[c.target]))
         if result.status is not MutantStatus.SURVIVED:
             return result
         return self._strong(mutant, files, result)
-
-    def _result(self, mutant: Mutant, status: MutantStatus, suite: str) -> MutantResult:
-        c = self.case
-        return MutantResult(case=str(c.path), domain=c.domain, suite=c.suite, design=c.id, index=mutant.index,
-                            mutation=mutant.where, status=status, suite_verdict=suite,
-                            edit=mutant.edit.to_json(), at=position(mutant.edit, c.files[c.target]))
 
     def _strong(self, mutant: Mutant, files: dict[str, str], passed: MutantResult) -> MutantResult:
         made = make_strong_oracle(self.case, self.ctx)
@@ -152,7 +149,7 @@ class MutantJudge:
     def _equivalent(self, mutant: Mutant, survived: MutantResult) -> MutantResult:
         """A survivor is shown equivalent by identical -O2 assembly (C), else by a maintainer's argument."""
         if Language.of(self.case.target) is not Language.VERILOG:
-            golden = self.golden_asm()
+            golden = self.golden_asm
             if golden and golden == self.assembly(mutant.text):
                 return replace(survived, status=MutantStatus.EQUIVALENT,
                                equivalence="identical -O2 assembly of the target")
@@ -165,10 +162,9 @@ class MutantJudge:
             return None
         return replace(result, status=MutantStatus.EQUIVALENT, equivalence=f"by hand ({NOTES_FILE}): {reason}")
 
+    @cached_property
     def golden_asm(self) -> str:
-        if self._golden_asm is None:
-            self._golden_asm = self.assembly(self.case.files[self.case.target])
-        return self._golden_asm
+        return self.assembly(self.case.files[self.case.target])
 
     def assembly(self, text: str) -> str:
         """The target's assembly at -O2 with the suite build's defines and includes ('' when it fails)."""

@@ -12,7 +12,7 @@ import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +50,7 @@ class Strength:
         return (self.killed_suite + self.killed_strong) / self.judged if self.judged else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"group": self.group, "mutants": self.mutants, "built": self.built, "killed_suite": self.killed_suite,
-                "killed_strong": self.killed_strong, "undecided": self.undecided, "equivalent": self.equivalent,
-                "survived": self.survived, "skipped": self.skipped, "errors": self.errors,
-                "weak_score": _r(self.weak), "strong_score": _r(self.strong)}
+        return {**asdict(self), "weak_score": _r(self.weak), "strong_score": _r(self.strong)}
 
 
 def strength(group: str, results: Sequence[MutantResult]) -> Strength:
