@@ -36,11 +36,10 @@ class Literal:
     upper: bool
 
     def write(self, value: int) -> str:
-        width = self.width
-        if width is not None:
-            value &= (1 << width) - 1
+        if self.width is not None:
+            value &= (1 << self.width) - 1
             body = _digits(value, self.base, self.digits if self.base in "bh" else 0, self.upper)
-            return f"{width}'{self.signed}{self.base}{body}" if self.base else str(value)
+            return f"{self.width}'{self.signed}{self.base}{body}" if self.base else str(value)
         if self.base == "h":
             return ("0X" if self.upper else "0x") + _digits(value, "h", 0, self.upper) + self.suffix
         return str(value) + self.suffix
