@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from .edit import Edit, Op
@@ -156,9 +157,7 @@ def _swap_names(src: Source, first: int, last: int) -> Iterator[Edit]:
     names = [k for k in range(first, last + 1) if src.tokens[k].kind is Kind.IDENT
              and (nxt := src.tok(k + 1)) is not None and nxt.text != "("
              and (prev := src.tok(k - 1)) is not None and prev.text not in (".", "->")]
-    counts: dict[str, int] = {}
-    for k in names:
-        counts[src.tokens[k].text] = counts.get(src.tokens[k].text, 0) + 1
+    counts = Counter(src.tokens[k].text for k in names)
     once = [k for k in names if counts[src.tokens[k].text] == 1]
     pairs = [(a, b) for n, a in enumerate(once) for b in once[n + 1:]][:MAX_SWAP_PAIRS]
     for a, b in pairs:

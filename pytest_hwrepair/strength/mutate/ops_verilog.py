@@ -47,11 +47,9 @@ def reset(src: Source) -> Iterator[Edit]:
         first, last = test
         cond = src.tokens[first:last + 1]
         flipped = signal.text if len(cond) == 2 else f"!{signal.text}"
-        start = t.start
-        end = src.tokens[last].end
+        start, old = src.span(i, last)
         middle = src.text[signal.end:src.tokens[first].start]
-        new = f"{_EDGES[t.text]} {signal.text}{middle}{flipped}"
-        yield Edit(start, src.text[start:end], new, Op.RESET)
+        yield Edit(start, old, f"{_EDGES[t.text]} {signal.text}{middle}{flipped}", Op.RESET)
 
 
 def _reset_test(src: Source, j: int, name: str) -> tuple[int, int] | None:
