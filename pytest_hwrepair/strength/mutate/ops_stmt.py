@@ -139,11 +139,7 @@ def guard(src: Source) -> Iterator[Edit]:
         if block not in by_block:
             by_block[block] = _conditions(src, block)
         conds = sorted(by_block[block], key=lambda c: abs(c[0] - stmt.first))
-        seen: set[str] = set()
-        for _, cond in conds:
-            if cond in seen or len(seen) >= MAX_GUARDS:
-                continue
-            seen.add(cond)
+        for cond in list(dict.fromkeys(c for _, c in conds))[:MAX_GUARDS]:
             yield Edit(src.tokens[stmt.first].start, "", f"if ({cond}) ", Op.GUARD)
 
 

@@ -122,12 +122,7 @@ def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
         if lit.width is not None and lit.width <= MAX_FLIP_WIDTH:
             values += [v ^ (1 << b) for b in range(lit.width)]
     values += _nearby_values(src, i, lit)
-    out: list[int] = []
-    for value in values:
-        if value < 0 or value == v or value in out or (limit is not None and value > limit):
-            continue
-        out.append(value)
-    return out
+    return list(dict.fromkeys(x for x in values if x >= 0 and x != v and (limit is None or x <= limit)))
 
 
 _MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
