@@ -202,9 +202,6 @@ class Case:
             h.update(name.encode() + b"\0" + self.files[name].encode() + b"\0")
         return h.hexdigest()
 
-    def text(self, name: str) -> str:
-        return self.files[name]
-
     def golden_files(self) -> dict[str, str]:
         """The known-good visible files: ground truth, never shown to a fixer but `reference`."""
         return {name: self.files[name] for name in self.model.sources}
@@ -331,7 +328,7 @@ def path_problem(name: str) -> str | None:
     """Why a path named by a case file may not be used (absolute, `..`, empty), or None."""
     if not name or not name.strip():
         return "is empty"
-    if name.startswith("/") or PurePosixPath(name).is_absolute():
+    if PurePosixPath(name).is_absolute():
         return "points outside the case directory (an absolute path)"
     if ".." in PurePosixPath(name).parts:
         return "points outside the case directory ('..' is not allowed)"

@@ -13,7 +13,6 @@ from .case import Bug
 
 HLS_BUG_TYPES = ("OOB", "SHFT", "INF", "MLU", "ZERO", "USE", "BUF", "INIT")
 CUDA_BUCKETS = ("compile_error", "logic_error", "memory_crash", "timeout", "perf_broken")
-RTL_CLASSES = ("syntactic", "behavioural")
 
 
 class Domain:
@@ -136,4 +135,4 @@ def has(name: object, feature: str) -> bool:
     return bool(domain is not None and getattr(domain, feature))
 
 
-__all__ = ["CUDA_BUCKETS", "DOMAINS", "HLS_BUG_TYPES", "RTL_CLASSES", "Domain", "domain_of", "has"]
+__all__ = ["CUDA_BUCKETS", "DOMAINS", "HLS_BUG_TYPES", "Domain", "domain_of", "has"]

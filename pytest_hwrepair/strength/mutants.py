@@ -18,7 +18,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -110,73 +111,60 @@ class MutantJudge:
 
     def __init__(self, case: Case, ctx: OracleContext, sandbox: Sandbox) -> None:
         self.case, self.ctx, self.sandbox = case, ctx, sandbox
-        self._golden_asm: str | None = None
         self.notes = load_equivalences(case)
 
     def judge(self, mutant: Mutant) -> MutantResult:
         files = {**self.case.golden_files(), self.case.target: mutant.text}
         suite = self._in_workspace(files, lambda ws: make_oracle(self.case, self.ctx).check(ws, self.sandbox))
-        result = self._result(mutant, _status_of_suite(suite), _short(suite))
+        c = self.case
+        result = MutantResult(case=str(c.path), domain=c.domain, suite=c.suite, design=c.id, index=mutant.index,
+                              mutation=mutant.where, status=_status_of_suite(suite), suite_verdict=_short(suite),
+                              edit=mutant.edit.to_json(), at=position(mutant.edit, c.files[c.target]))
         if result.status is not MutantStatus.SURVIVED:
             return result
         return self._strong(mutant, files, result)
 
-    def _result(self, mutant: Mutant, status: MutantStatus, suite: str, **kw: Any) -> MutantResult:
-        c = self.case
-        return MutantResult(case=str(c.path), domain=c.domain, suite=c.suite, design=c.id, index=mutant.index,
-                            mutation=mutant.where, status=status, suite_verdict=suite,
-                            edit=mutant.edit.to_json(), at=position(mutant.edit, c.files[c.target]), **kw)
-
     def _strong(self, mutant: Mutant, files: dict[str, str], passed: MutantResult) -> MutantResult:
         made = make_strong_oracle(self.case, self.ctx)
         if made is None:
-            return self._equivalent(mutant, passed, "no strong oracle")
+            return self._equivalent(mutant, passed)
         kind, oracle = made
         start = time.monotonic()
         verdict = self._in_workspace(files, lambda ws: oracle.check(ws, self.sandbox))
         seconds = round(time.monotonic() - start, 3)
-        said = _short(verdict)
+        judged = replace(passed, strong_verdict=_short(verdict), strong_s=seconds)
         if verdict.outcome is Outcome.ERROR:
-            return self._result(mutant, MutantStatus.ERROR, passed.suite_verdict, strong_verdict=said,
-                                strong_s=seconds)
+            return replace(judged, status=MutantStatus.ERROR)
         decided = kind.decide(verdict) if verdict.outcome in (Outcome.PASSED, Outcome.FAILED) else None
         if decided is None:
-            undecided = self._result(mutant, MutantStatus.UNDECIDED, passed.suite_verdict, strong_verdict=said,
-                                     strong_s=seconds)
+            undecided = replace(judged, status=MutantStatus.UNDECIDED)
             return self._by_hand(mutant, undecided) or undecided
         if not decided:
-            return self._result(mutant, MutantStatus.KILLED_STRONG, passed.suite_verdict, strong_verdict=said,
-                                strong_s=seconds)
+            return replace(judged, status=MutantStatus.KILLED_STRONG)
         if verdict.metrics.get("equiv") == "PROVED":
-            return self._result(mutant, MutantStatus.EQUIVALENT, passed.suite_verdict, strong_verdict=said,
-                                strong_s=seconds, equivalence="yosys equivalence proof (Tier F PROVED)")
-        survived = self._result(mutant, MutantStatus.SURVIVED, passed.suite_verdict, strong_verdict=said,
-                                strong_s=seconds)
-        return self._equivalent(mutant, survived, said)
+            return replace(judged, status=MutantStatus.EQUIVALENT,
+                           equivalence="yosys equivalence proof (Tier F PROVED)")
+        return self._equivalent(mutant, judged)
 
-    def _equivalent(self, mutant: Mutant, survived: MutantResult, said: str) -> MutantResult:
+    def _equivalent(self, mutant: Mutant, survived: MutantResult) -> MutantResult:
         """A survivor is shown equivalent by identical -O2 assembly (C), else by a maintainer's argument."""
-        how = None
         if Language.of(self.case.target) is not Language.VERILOG:
-            golden = self.golden_asm()
+            golden = self.golden_asm
             if golden and golden == self.assembly(mutant.text):
-                how = "identical -O2 assembly of the target"
-        if how is None:
-            return self._by_hand(mutant, survived) or survived
-        return MutantResult(**{**_fields(survived), "status": MutantStatus.EQUIVALENT, "equivalence": how})
+                return replace(survived, status=MutantStatus.EQUIVALENT,
+                               equivalence="identical -O2 assembly of the target")
+        return self._by_hand(mutant, survived) or survived
 
     def _by_hand(self, mutant: Mutant, result: MutantResult) -> MutantResult | None:
         """The result shown equivalent by the case's mutants.toml, or None without an argument for it."""
         reason = self.notes.reason(mutant.edit, self.case.files[self.case.target])
         if reason is None:
             return None
-        return MutantResult(**{**_fields(result), "status": MutantStatus.EQUIVALENT,
-                               "equivalence": f"by hand ({NOTES_FILE}): {reason}"})
+        return replace(result, status=MutantStatus.EQUIVALENT, equivalence=f"by hand ({NOTES_FILE}): {reason}")
 
+    @cached_property
     def golden_asm(self) -> str:
-        if self._golden_asm is None:
-            self._golden_asm = self.assembly(self.case.files[self.case.target])
-        return self._golden_asm
+        return self.assembly(self.case.files[self.case.target])
 
     def assembly(self, text: str) -> str:
         """The target's assembly at -O2 with the suite build's defines and includes ('' when it fails)."""
@@ -201,10 +189,6 @@ class MutantJudge:
             return guarded(lambda: check(ws))
         finally:
             remove_tree(ws)
-
-
-def _fields(result: MutantResult) -> dict[str, Any]:
-    return {name: getattr(result, name) for name in MutantResult.__dataclass_fields__}
 
 
 def _status_of_suite(verdict: Verdict) -> MutantStatus:

@@ -55,9 +55,8 @@ class Equivalences:
 
 def position(edit: Edit, text: str) -> str:
     """`line:column` (1-based) of an edit in the text it applies to."""
-    line = text.count("\n", 0, edit.offset) + 1
     column = edit.offset - (text.rfind("\n", 0, edit.offset) + 1) + 1
-    return f"{line}:{column}"
+    return f"{edit.line(text)}:{column}"
 
 
 def load_equivalences(case: Case) -> Equivalences:

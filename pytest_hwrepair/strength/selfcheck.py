@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,7 @@ class BugCheck:
     noop: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "bug": self.bug, "status": self.status, "reason": self.reason,
-                "reference": self.reference, "noop": self.noop}
+        return asdict(self)
 
 
 def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugCheck:

@@ -11,8 +11,8 @@ import json
 import math
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +50,7 @@ class Strength:
         return (self.killed_suite + self.killed_strong) / self.judged if self.judged else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"group": self.group, "mutants": self.mutants, "built": self.built, "killed_suite": self.killed_suite,
-                "killed_strong": self.killed_strong, "undecided": self.undecided, "equivalent": self.equivalent,
-                "survived": self.survived, "skipped": self.skipped, "errors": self.errors,
-                "weak_score": _r(self.weak), "strong_score": _r(self.strong)}
+        return {**asdict(self), "weak_score": _r(self.weak), "strong_score": _r(self.strong)}
 
 
 def strength(group: str, results: Sequence[MutantResult]) -> Strength:
@@ -63,18 +60,19 @@ def strength(group: str, results: Sequence[MutantResult]) -> Strength:
                     n[S.EQUIVALENT], n[S.SURVIVED], n[S.SKIPPED], n[S.ERROR])
 
 
-def by_case(results: Iterable[MutantResult]) -> list[Strength]:
+def _grouped(results: Iterable[MutantResult], group: Callable[[MutantResult], str]) -> list[Strength]:
     groups: dict[str, list[MutantResult]] = defaultdict(list)
     for r in results:
-        groups[f"{r.domain}/{r.suite}/{r.design}"].append(r)
+        groups[group(r)].append(r)
     return [strength(name, rs) for name, rs in sorted(groups.items())]
+
+
+def by_case(results: Iterable[MutantResult]) -> list[Strength]:
+    return _grouped(results, lambda r: f"{r.domain}/{r.suite}/{r.design}")
 
 
 def by_suite(results: Iterable[MutantResult]) -> list[Strength]:
-    groups: dict[str, list[MutantResult]] = defaultdict(list)
-    for r in results:
-        groups[f"{r.domain}/{r.suite}"].append(r)
-    return [strength(name, rs) for name, rs in sorted(groups.items())]
+    return _grouped(results, lambda r: f"{r.domain}/{r.suite}")
 
 
 def strong_costs(results: Iterable[MutantResult]) -> dict[str, float | int | None]:
@@ -105,11 +103,11 @@ def _cells(s: Strength) -> list[str]:
 
 def markdown(results: Sequence[MutantResult]) -> str:
     """The suite table, the case table and the survivors, for a corpus README."""
-    out = ["| suite | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
-    out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_suite(results)]
-    out += ["", "| case | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
-    out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in by_case(results)]
-    out += ["", equivalence_line(results)]
+    out: list[str] = []
+    for title, rows in (("suite", by_suite(results)), ("case", by_case(results))):
+        out += [f"| {title} | " + " | ".join(HEADERS) + " |", "|---|" + "---:|" * len(HEADERS)]
+        out += [f"| {s.group} | " + " | ".join(_cells(s)) + " |" for s in rows] + [""]
+    out.append(equivalence_line(results))
     left = [r for r in results if r.status in (S.SURVIVED, S.UNDECIDED)]
     if left:
         out += ["", "| case | mutant | status | strong verdict |", "|---|---|---|---|"]

@@ -41,6 +41,7 @@ OPERATORS: dict[Op, OperatorFn] = {
     Op.SPECIAL: ops_stmt.special,
 }
 
+# Operators that apply to one language only: `candidate_edits` never runs them on the other.
 C_ONLY = frozenset({Op.INDEX, Op.INIT, Op.GUARD, Op.SPECIAL})
 # Edits that make a program pass by special-casing an input: mutants that a strong oracle must kill, never
 # candidates the repair search proposes.

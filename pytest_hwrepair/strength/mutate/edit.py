@@ -59,9 +59,8 @@ class Edit:
         return text[:self.offset] + self.new + text[self.end:]
 
     def overlaps(self, other: Edit) -> bool:
-        if self.offset == other.offset:
-            return True
-        return self.offset < other.end and other.offset < self.end
+        """Whether the two edits touch the same text (two insertions at one offset do)."""
+        return self.offset == other.offset or (self.offset < other.end and other.offset < self.end)
 
     def line(self, text: str) -> int:
         """The 1-based line the edit starts on."""

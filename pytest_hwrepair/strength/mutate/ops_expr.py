@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from .edit import Edit, Op
@@ -156,9 +157,7 @@ def _swap_names(src: Source, first: int, last: int) -> Iterator[Edit]:
     names = [k for k in range(first, last + 1) if src.tokens[k].kind is Kind.IDENT
              and (nxt := src.tok(k + 1)) is not None and nxt.text != "("
              and (prev := src.tok(k - 1)) is not None and prev.text not in (".", "->")]
-    counts: dict[str, int] = {}
-    for k in names:
-        counts[src.tokens[k].text] = counts.get(src.tokens[k].text, 0) + 1
+    counts = Counter(src.tokens[k].text for k in names)
     once = [k for k in names if counts[src.tokens[k].text] == 1]
     pairs = [(a, b) for n, a in enumerate(once) for b in once[n + 1:]][:MAX_SWAP_PAIRS]
     for a, b in pairs:
@@ -217,9 +216,7 @@ def _matching_colon(src: Source, q: int) -> int | None:
 def negate(src: Source) -> Iterator[Edit]:
     """Conditions of `if`/`while` inverted, and a logical or bitwise not dropped."""
     for i, t in enumerate(src.tokens):
-        if t.is_("if", "while") and (nxt := src.tok(i + 1)) is not None and nxt.text == "(" \
-                and i + 1 in src.match and src.match[i + 1] > i + 2:
-            close = src.match[i + 1]
+        if t.is_("if", "while") and (close := src.group_after(i)) is not None and close > i + 2:
             start, cond = src.span(i + 2, close - 1)
             if cond.startswith(("!", "~")) and src.operand_right(i + 2) == close - 1:
                 continue  # `if (!x)`: dropping the `!` below covers it

@@ -81,8 +81,6 @@ def _accumulator(src: Source, stmt: Statement) -> tuple[str, str] | None:
 
 def init(src: Source) -> Iterator[Edit]:
     """A missing initialisation: `T x;` -> `T x = 0;`, or `x = 0;` before a loop that accumulates into x."""
-    if src.verilog:
-        return
     for stmt in src.statements:
         if src.block_of(stmt.first) is None:
             continue
@@ -111,8 +109,6 @@ def _declarator_inits(src: Source, stmt: Statement) -> Iterator[Edit]:
             close = src.match[j]
             if t.text == "[" and src.tokens[close + 1].text in (",", ";"):
                 yield Edit(src.tokens[close].end, "", " = {0}", Op.INIT)
-            if t.text == "=" or t.text == "{":
-                pass
             j = close + 1
             continue
         if t.text == "=":
@@ -127,19 +123,14 @@ def _declarator_inits(src: Source, stmt: Statement) -> Iterator[Edit]:
 def _conditions(src: Source, block: tuple[int, int]) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     for i in range(block[0], block[1]):
-        t = src.tokens[i]
-        nxt = src.tok(i + 1)
-        if t.is_("if", "while") and nxt is not None and nxt.text == "(" and i + 1 in src.match:
-            close = src.match[i + 1]
-            if close > i + 2:
-                found.append((i, src.span(i + 2, close - 1)[1]))
+        close = src.group_after(i)
+        if src.tokens[i].is_("if", "while") and close is not None and close > i + 2:
+            found.append((i, src.span(i + 2, close - 1)[1]))
     return found
 
 
 def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
-    if src.verilog:
-        return
     by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for stmt in src.statements:
         block = src.block_of(stmt.first)
@@ -148,11 +139,7 @@ def guard(src: Source) -> Iterator[Edit]:
         if block not in by_block:
             by_block[block] = _conditions(src, block)
         conds = sorted(by_block[block], key=lambda c: abs(c[0] - stmt.first))
-        seen: set[str] = set()
-        for _, cond in conds:
-            if cond in seen or len(seen) >= MAX_GUARDS:
-                continue
-            seen.add(cond)
+        for cond in list(dict.fromkeys(c for _, c in conds))[:MAX_GUARDS]:
             yield Edit(src.tokens[stmt.first].start, "", f"if ({cond}) ", Op.GUARD)
 
 
@@ -193,16 +180,19 @@ def _variables(src: Source) -> Iterator[Edit]:
         if key not in ranked:
             arrays = _indexed_names(src, block)
             shape = t.text in arrays
-            near = _names_near(src, t.line)
-            ranked[key] = sorted((n for n in names_by_block[block] if n != t.text and (n in arrays) == shape),
-                                 key=lambda n: (-_likeness(n, t.text, n in near), n))[:MAX_NAMES]
+            ranked[key] = _ranked(src, t, [n for n in names_by_block[block] if (n in arrays) == shape])
         for name in ranked[key]:
             yield Edit(t.start, t.text, name, Op.IDENTIFIER)
 
 
-def _likeness(name: str, other: str, near: bool) -> float:
-    """How likely `name` was meant where `other` stands: similar spelling, or used on nearby lines."""
-    return difflib.SequenceMatcher(None, name, other).ratio() + (0.5 if near else 0.0)
+def _ranked(src: Source, t: Token, names: list[str]) -> list[str]:
+    """The names likeliest meant where `t` stands (similar spelling, used on nearby lines), at most MAX_NAMES."""
+    near = _names_near(src, t.line)
+
+    def likeness(name: str) -> float:
+        return difflib.SequenceMatcher(None, name, t.text).ratio() + (0.5 if name in near else 0.0)
+
+    return sorted((n for n in names if n != t.text), key=lambda n: (-likeness(n), n))[:MAX_NAMES]
 
 
 def _names_near(src: Source, line: int, reach: int = 2) -> frozenset[str]:
@@ -250,9 +240,7 @@ def members(src: Source) -> Iterator[Edit]:
                      and src.tokens[i - 1].text in (".", "->")})
     for i, t in enumerate(src.tokens):
         if t.kind is Kind.IDENT and i > 0 and src.tokens[i - 1].text in (".", "->") and src.block_of(i) is not None:
-            near = _names_near(src, t.line)
-            ranked = sorted((f for f in fields if f != t.text), key=lambda f: (-_likeness(f, t.text, f in near), f))
-            for name in ranked[:MAX_NAMES]:
+            for name in _ranked(src, t, fields):
                 yield Edit(t.start, t.text, name, Op.IDENTIFIER)
 
 
@@ -318,8 +306,6 @@ def special(src: Source) -> Iterator[Edit]:
     """A special case: `if (n == 0) return 0;` first in an interface function (one the text defines and never
     calls: what its driver calls), for each scalar integer parameter and the values 0 and 1 — what a patch
     that special-cases a test input looks like (a mutant, never a repair)."""
-    if src.verilog:
-        return
     called = _called(src)
     for open_brace, _ in src.blocks:
         close = open_brace - 1

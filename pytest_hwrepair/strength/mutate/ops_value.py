@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from .edit import Edit, Op
@@ -35,27 +35,19 @@ class Literal:
     suffix: str
     upper: bool
 
-    def write(self, value: int, width: int | None = None) -> str:
-        width = self.width if width is None else width
-        if width is not None:
-            value &= (1 << width) - 1
+    def write(self, value: int) -> str:
+        if self.width is not None:
+            value &= (1 << self.width) - 1
             body = _digits(value, self.base, self.digits if self.base in "bh" else 0, self.upper)
-            return f"{width}'{self.signed}{self.base}{body}" if self.base else str(value)
+            return f"{self.width}'{self.signed}{self.base}{body}" if self.base else str(value)
         if self.base == "h":
             return ("0X" if self.upper else "0x") + _digits(value, "h", 0, self.upper) + self.suffix
         return str(value) + self.suffix
 
 
 def _digits(value: int, base: str, pad: int, upper: bool) -> str:
-    if base == "b":
-        text = format(value, "b")
-    elif base == "o":
-        text = format(value, "o")
-    elif base == "h":
-        text = format(value, "X" if upper else "x")
-    else:
-        text = str(value)
-    return text.rjust(pad, "0")
+    spec = {"b": "b", "o": "o", "h": "X" if upper else "x"}.get(base, "d")
+    return format(value, spec).rjust(pad, "0")
 
 
 def parse_literal(token: Token, verilog: bool) -> Literal | None:
@@ -100,11 +92,7 @@ def _nearby_values(src: Source, i: int, lit: Literal) -> list[int]:
     window = literals[max(at - POOL_WINDOW, 0):at + POOL_WINDOW + 1]
     found = sorted((abs(j - i), other.value) for j, other in window
                    if j != i and other.width == lit.width and other.value != lit.value)
-    values: list[int] = []
-    for _, v in found:
-        if v not in values:
-            values.append(v)
-    return values[:POOL]
+    return list(dict.fromkeys(v for _, v in found))[:POOL]
 
 
 def constant(src: Source) -> Iterator[Edit]:
@@ -134,12 +122,7 @@ def _constant_values(src: Source, i: int, lit: Literal) -> list[int]:
         if lit.width is not None and lit.width <= MAX_FLIP_WIDTH:
             values += [v ^ (1 << b) for b in range(lit.width)]
     values += _nearby_values(src, i, lit)
-    out: list[int] = []
-    for value in values:
-        if value < 0 or value == v or value in out or (limit is not None and value > limit):
-            continue
-        out.append(value)
-    return out
+    return list(dict.fromkeys(x for x in values if x >= 0 and x != v and (limit is None or x <= limit)))
 
 
 _MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -153,11 +136,7 @@ def _named_constants(src: Source, i: int) -> list[str]:
     found = sorted((abs(k - i), src.tokens[k].text) for k in range(block[0], block[1])
                    if src.tokens[k].kind is Kind.IDENT and _MACRO.match(src.tokens[k].text)
                    and src.tokens[k + 1].text != "(")
-    names: list[str] = []
-    for _, name in found:
-        if name not in names:
-            names.append(name)
-    return names[:POOL]
+    return list(dict.fromkeys(name for _, name in found))[:POOL]
 
 
 def _next_to_division(src: Source, i: int) -> bool:
@@ -223,8 +202,6 @@ def _drop_term(src: Source, i: int) -> Iterator[Edit]:
 
 def index(src: Source) -> Iterator[Edit]:
     """Array subscripts one off: `a[i]` -> `a[i - 1]`, `a[i + 1]`; `a[i - 1]` -> `a[i]`."""
-    if src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match or src.match[i] <= i + 1:
             continue
@@ -269,8 +246,6 @@ def declared_msb(src: Source) -> dict[str, int]:
 
 def bit_index(src: Source) -> Iterator[Edit]:
     """Verilog bit and part selects moved: `x[3]` -> `x[2]`, `x[4]`, `x[0]`, `x[MSB]`; `[7:4]` -> `[6:3]`."""
-    if not src.verilog:
-        return
     msb = declared_msb(src)
     for open_, close, decl in _selects(src):
         inner = src.tokens[open_ + 1:close]
@@ -296,8 +271,6 @@ def bit_index(src: Source) -> Iterator[Edit]:
 
 def width(src: Source) -> Iterator[Edit]:
     """Verilog widths one off: declared ranges `[11:0]`, part selects `[7:1]`, sized literals `5'b0`."""
-    if not src.verilog:
-        return
     for open_, close, decl in _selects(src):
         inner = src.tokens[open_ + 1:close]
         if len(inner) != 3 or inner[1].text != ":":
@@ -317,6 +290,5 @@ def width(src: Source) -> Iterator[Edit]:
             continue
         for w in (lit.width - 1, lit.width + 1):
             if w >= 1 and lit.value < (1 << w):
-                digits = Literal(lit.value, w, lit.base, lit.signed, w if lit.base == "b" else lit.digits, "",
-                                 lit.upper)
-                yield token_edit(src, i, digits.write(lit.value), Op.WIDTH)
+                resized = replace(lit, width=w, digits=w if lit.base == "b" else lit.digits, suffix="")
+                yield token_edit(src, i, resized.write(lit.value), Op.WIDTH)

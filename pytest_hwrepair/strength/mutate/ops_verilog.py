@@ -15,8 +15,6 @@ RESET_LOOKAHEAD = 12
 
 def blocking(src: Source) -> Iterator[Edit]:
     """`q <= d;` <-> `q = d;` in procedural blocks."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.kind is not Kind.PUNCT or t.text not in ("<=", "=") or not is_assignment(src, i):
             continue
@@ -27,14 +25,10 @@ def blocking(src: Source) -> Iterator[Edit]:
 
 def sensitivity(src: Source) -> Iterator[Edit]:
     """An incomplete sensitivity list made `@*`; `posedge` <-> `negedge`."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         if t.text in _EDGES and t.kind is Kind.KEYWORD:
             yield token_edit(src, i, _EDGES[t.text], Op.SENSITIVITY)
-        nxt = src.tok(i + 1)
-        if t.text == "@" and nxt is not None and nxt.text == "(" and i + 1 in src.match:
-            close = src.match[i + 1]
+        if t.text == "@" and (close := src.group_after(i)) is not None:
             inner = src.tokens[i + 2:close]
             if inner and not any(x.text in _EDGES or x.text == "*" for x in inner):
                 start, old = src.span(i + 1, close)
@@ -43,8 +37,6 @@ def sensitivity(src: Source) -> Iterator[Edit]:
 
 def reset(src: Source) -> Iterator[Edit]:
     """Reset polarity flipped as a whole: the edge in the sensitivity list and the test that follows."""
-    if not src.verilog:
-        return
     for i, t in enumerate(src.tokens):
         signal = src.tok(i + 1)
         if t.text not in _EDGES or signal is None or signal.kind is not Kind.IDENT:
@@ -55,18 +47,15 @@ def reset(src: Source) -> Iterator[Edit]:
         first, last = test
         cond = src.tokens[first:last + 1]
         flipped = signal.text if len(cond) == 2 else f"!{signal.text}"
-        start = t.start
-        end = src.tokens[last].end
+        start, old = src.span(i, last)
         middle = src.text[signal.end:src.tokens[first].start]
-        new = f"{_EDGES[t.text]} {signal.text}{middle}{flipped}"
-        yield Edit(start, src.text[start:end], new, Op.RESET)
+        yield Edit(start, old, f"{_EDGES[t.text]} {signal.text}{middle}{flipped}", Op.RESET)
 
 
 def _reset_test(src: Source, j: int, name: str) -> tuple[int, int] | None:
     """Tokens of the `R` / `!R` / `~R` condition of the first `if` after j that tests R."""
     for k in range(j, min(j + RESET_LOOKAHEAD, len(src.tokens) - 2)):
-        if src.tokens[k].is_("if") and src.tokens[k + 1].text == "(" and k + 1 in src.match:
-            close = src.match[k + 1]
+        if src.tokens[k].is_("if") and (close := src.group_after(k)) is not None:
             inner = src.tokens[k + 2:close]
             texts = [x.text for x in inner]
             if texts == [name] or texts in (["!", name], ["~", name]):

@@ -48,6 +48,11 @@ class Source:
     def tok(self, i: int) -> Token | None:
         return self.tokens[i] if 0 <= i < len(self.tokens) else None
 
+    def group_after(self, i: int) -> int | None:
+        """The closing token of the `(...)` group right after token i, or None (`if (`, `for (`, `@(`)."""
+        nxt = self.tok(i + 1)
+        return self.match.get(i + 1) if nxt is not None and nxt.text == "(" else None
+
     def span(self, first: int, last: int) -> tuple[int, str]:
         """Source offset and text of tokens first..last inclusive."""
         start, end = self.tokens[first].start, self.tokens[last].end
@@ -170,9 +175,8 @@ class Source:
         """The `(...)` groups of `if`, `while`, `for`, `switch` and `case` headers."""
         out = []
         for i, t in enumerate(self.tokens):
-            nxt = self.tok(i + 1)
-            if t.is_(*_HEADER_KW) and nxt is not None and nxt.text == "(" and i + 1 in self.match:
-                out.append((i + 1, self.match[i + 1]))
+            if t.is_(*_HEADER_KW) and (close := self.group_after(i)) is not None:
+                out.append((i + 1, close))
         return out
 
     @cached_property
@@ -191,9 +195,7 @@ class Source:
         """Indices of the `for`/`while` keywords whose body holds token i, innermost first."""
         found = []
         for k, t in enumerate(self.tokens[:i]):
-            if t.is_("for", "while") and (nxt := self.tok(k + 1)) is not None and nxt.text == "(" \
-                    and k + 1 in self.match:
-                close = self.match[k + 1]
+            if t.is_("for", "while") and (close := self.group_after(k)) is not None:
                 if close < i <= self.body_end(close + 1):
                     found.append(k)
         return sorted(found, reverse=True)
@@ -240,8 +242,8 @@ def _statements(src: Source) -> list[Statement]:
     while i < len(tokens):
         t = tokens[i]
         group = t.kind is Kind.PUNCT and t.text in OPEN and i in src.match
-        if t.is_(*_HEADER_KW) and (nxt := src.tok(i + 1)) is not None and nxt.text == "(" and i + 1 in src.match:
-            i, start = src.match[i + 1] + 1, None
+        if t.is_(*_HEADER_KW) and (close := src.group_after(i)) is not None:
+            i, start = close + 1, None
             continue
         if group and (t.text != "{" or _expression_brace(src, i)):
             start = i if start is None else start
