@@ -14,7 +14,6 @@ from .metrics import add_counts, mean, mean_pass_at_k, pass_at_k, underconstrain
 from .rundir import SampleRecord
 
 COUNTED = (Outcome.PASSED, Outcome.FAILED)  # the outcomes pass@k counts; errors and skips stand apart
-COUNTED_VALUES = frozenset(o.value for o in COUNTED)
 
 
 @dataclass(frozen=True)
@@ -75,8 +74,10 @@ class BugTally:
                  "runs", "skipped", "strong_c", "strong_n", "undecided")
 
     def __init__(self, first: View) -> None:
-        self.first_key = ""
         self._attributes(first)
+        self._zero()
+
+    def _zero(self) -> None:
         self.n = self.c = self.strong_c = self.strong_n = self.errors = self.skipped = 0
         self.plausible = self.undecided = 0
         self.patches: set[str | None] = set()
@@ -144,18 +145,8 @@ class BugTally:
     def copy(self) -> BugTally:
         out = BugTally.__new__(BugTally)
         out.first, out.first_key = self.first, self.first_key
-        out.n = out.c = out.strong_c = out.strong_n = out.errors = out.skipped = out.plausible = out.undecided = 0
-        out.patches, out.categories, out.has_strong, out.runs = set(), Counter(), False, set()
+        out._zero()
         out.absorb(self)
-        return out
-
-    @classmethod
-    def empty(cls, first_key: str, first: tuple[Any, ...]) -> BugTally:
-        """A tally of no record yet, whose bug's attributes are these (those of its smallest sample key)."""
-        out = cls.__new__(cls)
-        out.first_key, out.first = first_key, first
-        out.n = out.c = out.strong_c = out.strong_n = out.errors = out.skipped = out.plausible = out.undecided = 0
-        out.patches, out.categories, out.has_strong, out.runs = set(), Counter(), False, set()
         return out
 
     def stats(self, fixer: str) -> BugStats:
@@ -173,15 +164,6 @@ class BugTally:
 BugKey = tuple[str, str, str]
 
 
-def tally_bugs(records: Iterable[SampleRecord]) -> dict[BugKey, BugTally]:
-    """Per (fixer, case, bug): the tally of its final records."""
-    bugs: dict[BugKey, BugTally] = {}
-    for r in records:
-        if r.final:
-            add_to(bugs, view_of(r))
-    return bugs
-
-
 def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
     """Count one final record's view into the tally of its bug x fixer."""
     key = (v["fixer"], v["case"], v["bug"])
@@ -197,7 +179,12 @@ def stats_of(bugs: dict[BugKey, BugTally]) -> list[BugStats]:
 
 
 def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
-    return stats_of(tally_bugs(records))
+    """Per (fixer, case, bug), in the scoreboard's order: the stats of its final records."""
+    bugs: dict[BugKey, BugTally] = {}
+    for r in records:
+        if r.final:
+            add_to(bugs, view_of(r))
+    return stats_of(bugs)
 
 
 class Columns:
@@ -270,4 +257,4 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
 
 
 __all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to",
-           "bug_stats", "correct_at_k", "finals", "pick", "stats_of", "tally_bugs", "view_of"]
+           "bug_stats", "correct_at_k", "finals", "pick", "stats_of", "view_of"]

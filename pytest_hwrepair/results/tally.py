@@ -104,7 +104,7 @@ class Tally:
     """Everything a summary is computed from, for the records added so far."""
 
     def __init__(self) -> None:
-        self._bugs: dict[BugKey, BugTally] = {}
+        self.bugs: dict[BugKey, BugTally] = {}  # the tally of each bug x fixer
         self.costs: dict[str, Cost] = {}
         self.tiers: dict[str, Counter[str]] = defaultdict(Counter)
         self.cuda: dict[str, Cuda] = {}
@@ -122,11 +122,6 @@ class Tally:
             tally.add(r)
         return tally
 
-    @property
-    def bugs(self) -> dict[BugKey, BugTally]:
-        """The tally of each bug x fixer."""
-        return self._bugs
-
     def add(self, r: SampleRecord) -> None:
         """Fold one record in: an iteration of a trajectory, or a sample's final record."""
         self.fold(view_of(r), r)
@@ -142,10 +137,9 @@ class Tally:
         if not v["final"]:
             return
         self.finals += 1
-        protocol = v["protocol"]
-        self.protocols[protocol] = self.protocols.get(protocol, 0) + 1
+        self.protocols[v["protocol"]] += 1
         fixer = v["fixer"]
-        add_to(self._bugs, v)
+        add_to(self.bugs, v)
         cost = self.costs.get(fixer)
         if cost is None:
             cost = self.costs[fixer] = Cost()
