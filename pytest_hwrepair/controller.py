@@ -12,9 +12,9 @@ from typing import Any
 from .cases.domains import has
 from .oracles.cuda.tables import build_rows
 from .repo.summary import repo_summary
-from .results.bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, pick
+from .results.bugstats import COUNTED, BugStats, Columns, pick
 from .results.gates import Gate, check_gates, regressions
-from .results.metrics import category_changes, mean, mean_of, pass_at_k
+from .results.metrics import category_changes, mean, mean_of
 from .results.rundir import RunDir, SampleRecord
 from .results.tally import PERF_SWEEP, TIER_CELLS, Tally
 from .run.trajectory import STOP_SIGNALS
@@ -234,5 +234,4 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "BugStats", "Scoreboard", "bug_stats", "correct_at_k", "finals",
-           "pass_at_k", "summarize"]
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Scoreboard", "summarize"]

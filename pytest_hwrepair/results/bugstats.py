@@ -49,10 +49,6 @@ class BugStats:
 _STATS_FIELDS = tuple(f.name for f in fields(BugStats))
 
 
-def finals(records: Iterable[SampleRecord]) -> list[SampleRecord]:
-    return [r for r in records if r.final]
-
-
 View = Mapping[str, Any]  # a record's fields by name, enums as their string values (`view_of`)
 VIEW_FIELDS = ("run", "key", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome",
                "category", "patch_sha", "loc", "tokens", "cost_usd", "speedup", "strong", "cached", "final",
@@ -257,4 +253,4 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
 
 
 __all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to",
-           "bug_stats", "correct_at_k", "finals", "pick", "stats_of", "view_of"]
+           "bug_stats", "correct_at_k", "pick", "stats_of", "view_of"]
