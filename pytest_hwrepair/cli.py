@@ -134,13 +134,10 @@ def _import(ns: argparse.Namespace) -> int:
 
 def _schema(ns: argparse.Namespace) -> int:
     if ns.results:
-        from .report.model import results_schema
-
-        print(json.dumps(results_schema(), indent=2))
-        return 0
-    from .cases.load import json_schema
-
-    print(json.dumps(json_schema(), indent=2))
+        from .report.model import results_schema as schema
+    else:
+        from .cases.load import json_schema as schema
+    print(json.dumps(schema(), indent=2))
     return 0
 
 

@@ -12,11 +12,11 @@ from typing import Any
 from .cases.domains import has
 from .oracles.cuda.tables import build_rows
 from .repo.summary import repo_summary
-from .results.bugstats import COUNTED, BugStats, Columns, bug_stats, correct_at_k, finals, pick
+from .results.bugstats import COUNTED, BugStats, Columns, pick
 from .results.gates import Gate, check_gates, regressions
-from .results.metrics import category_changes, mean, mean_of, pass_at_k
+from .results.metrics import category_changes, mean, mean_of
 from .results.rundir import RunDir, SampleRecord
-from .results.tally import PERF_SWEEP, Tally
+from .results.tally import PERF_SWEEP, TIER_CELLS, Tally
 from .run.trajectory import STOP_SIGNALS
 from .verdict import Outcome, RepairProtocol
 
@@ -120,9 +120,8 @@ def summary_of(tally: Tally, ks: Sequence[int], cols: Columns | None = None) -> 
 
 def tier_rows(tally: Tally) -> list[dict[str, Any]]:
     """Tier S (suite oracle) x Tier F (strong oracle) agreement per fixer."""
-    cells = ("both_pass", "s_pass_f_fail", "s_fail_f_pass", "both_fail")
-    return [{"fixer": fixer, **{c: counts.get(c, 0) for c in cells}} for fixer, counts in sorted(tally.tiers.items())
-            if counts]
+    return [{"fixer": fixer, **{c: counts[c] for c in TIER_CELLS.values()}}
+            for fixer, counts in sorted(tally.tiers.items()) if counts]
 
 
 def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> list[dict[str, Any]]:
@@ -136,10 +135,7 @@ def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> lis
         rs.sort(key=lambda r: r.iteration or 0)
         if rs[-1].final and all(r.outcome in COUNTED for r in rs):
             per_fixer[fixer].append(rs)
-    out = []
-    for fixer, trajs in sorted(per_fixer.items()):
-        out.append({"fixer": fixer, **_trajectory_row(trajs, ks)})
-    return out
+    return [{"fixer": fixer, **_trajectory_row(trajs, ks)} for fixer, trajs in sorted(per_fixer.items())]
 
 
 def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[str, Any]:
@@ -150,12 +146,11 @@ def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[
     def solved_within(t: list[SampleRecord], k: int) -> bool:
         return any(r.outcome == Outcome.PASSED for r in t[:k])
 
-    fix_rate: dict[str, float | None] = {}
     by_first: dict[str, list[list[SampleRecord]]] = defaultdict(list)
     for t in first_fail:
         by_first[t[0].category].append(t)
-    for cat, ts in sorted(by_first.items()):
-        fix_rate[cat] = _round(sum(any(r.outcome == Outcome.PASSED for r in t) for t in ts) / len(ts))
+    fix_rate = {cat: _round(sum(any(r.outcome == Outcome.PASSED for r in t) for t in ts) / len(ts))
+                for cat, ts in sorted(by_first.items())}
     stops = Counter(t[-1].stop_reason or "budget" for t in trajs)
     transitions: dict[str, Counter[str]] = defaultdict(Counter)
     for t in trajs:
@@ -186,15 +181,12 @@ def iterative_by(records: Sequence[SampleRecord], ks: Sequence[int], key: Callab
 
 def cuda_rows(tally: Tally) -> list[dict[str, Any]]:
     """Degeneration rate (passes slower than the reference) and pass rate versus perf gate p."""
-    out = []
-    for fixer, c in sorted(tally.cuda.items()):
-        out.append({
-            "fixer": fixer, "samples": c.samples, "correct": c.correct, "timed": c.timed,
-            "degeneration_rate": _round(c.slower / c.timed) if c.timed else None,
-            "pass_vs_p": {f"{p:g}": _round(c.sweep[p] / c.samples) for p in PERF_SWEEP} if c.timed else {},
-            "cuda_categories": dict(sorted(c.categories.items())),
-        })
-    return out
+    return [{
+        "fixer": fixer, "samples": c.samples, "correct": c.correct, "timed": c.timed,
+        "degeneration_rate": _round(c.slower / c.timed) if c.timed else None,
+        "pass_vs_p": {f"{p:g}": _round(c.sweep[p] / c.samples) for p in PERF_SWEEP} if c.timed else {},
+        "cuda_categories": dict(sorted(c.categories.items())),
+    } for fixer, c in sorted(tally.cuda.items())]
 
 
 class Scoreboard:
@@ -242,5 +234,4 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "BugStats", "Scoreboard", "bug_stats", "correct_at_k", "finals",
-           "pass_at_k", "summarize"]
+__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Scoreboard", "summarize"]

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .cases.case import Case
     from .session import Run
 
+CASE_ITEM = "case.toml::"  # every hwrepair item's node id holds it
 SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
 FIXTURE_INFO = pytest.StashKey[Any]()
@@ -83,9 +84,7 @@ class CaseFile(pytest.File):
 
     def _marks(self, case: Case, protocol: RepairProtocol) -> list[pytest.MarkDecorator]:
         """The markers of this file's items of one protocol, made once (pytest makes a decorator per call)."""
-        marks = self.stash.get(MARKS, None)
-        if marks is None:
-            marks = self.stash[MARKS] = {}
+        marks = self.stash.setdefault(MARKS, {})
         got = marks.get(protocol)
         if got is None:
             names = [case.domain]

@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from .items import SAMPLE_KEY
-from .results.journal import CASE_ITEM
+from .items import CASE_ITEM, SAMPLE_KEY
 
 LASTFAILED = "cache/lastfailed"
 # The hwrepair items that will run, as the plugin's own (last) collection hook leaves them.

@@ -7,7 +7,9 @@ import hashlib
 import json
 import os
 import tomllib
+import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,13 +20,12 @@ from .cases.load import load_case
 from .controller import Scoreboard
 from .fixers import Fixer, FixerError
 from .fixers.llm.prefetch import Ahead, shared_cache
-from .items import RUN_KEY, SAMPLE_KEY, CaseFile
+from .items import CASE_ITEM, RUN_KEY, SAMPLE_KEY, CaseFile
 from .lastfailed import SELECTED_KEY, LastFailed
 from .oracles import Oracle, make_oracle
 from .report.terminal import render
 from .reporting import RECORDS, LiveStatus, compact_failures, header_lines
 from .results.gates import annotate_junit, scope_problem
-from .results.journal import CASE_ITEM, SessionJournal
 from .run.runner import SampleResult, execute
 from .run.sample import Sample
 from .sandbox.base import Sandbox
@@ -101,7 +102,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is None:
         _preflight(config, run)
         config.pluginmanager.register(Controller(run), "hwrepair-controller")
-        config.pluginmanager.register(SessionJournal(run), "hwrepair-journal")
         config.pluginmanager.register(LiveStatus(config), "hwrepair-progress")
 
 
@@ -215,6 +215,27 @@ class Controller:
         self.lost: set[str] = set()  # hwrepair items that failed without a record: a crashed worker
         self.receiver = Receiver(run.run_dir)  # what remote workers send back
         self.case_files: set[str] = set()  # the case files of the samples that reported a record
+        self.begun = False  # the session is listed in run.json
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if any(SAMPLE_KEY in item.stash for item in session.items):
+            self._begin()
+
+    @pytest.hookimpl(optionalhook=True)  # xdist: the controller collects nothing, its workers report node ids
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
+        if any(CASE_ITEM in nodeid for nodeid in ids):
+            self._begin()
+
+    def _begin(self) -> None:
+        """List the session in run.json once hwrepair items are known to run: a killed session stays listed."""
+        if self.begun:
+            return
+        self.begun = True
+        try:
+            self.run.run_dir.begin_session(self.run.info())
+        except OSError as exc:  # the run goes on; the summary at the end says again if the directory stays unwritable
+            warnings.warn(f"hwrepair: could not list this session in {self.run.run_dir.path}/run.json: {exc}",
+                          stacklevel=1)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

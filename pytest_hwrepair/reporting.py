@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from .items import SAMPLE_KEY
-from .results.journal import CASE_ITEM
+from .items import CASE_ITEM, SAMPLE_KEY
 from .settings import Settings, flag_of
 
 RECORDS = "hwrepair_records"

@@ -140,9 +140,6 @@ class Settings:
     batch_wait: float | None = opt(None, "seconds to wait for a batch before skipping its items for a rerun "
                                    "(default: 80% of --hwrepair-fixer-timeout)", header=False)
 
-    def header_items(self) -> list[tuple[str, Any]]:
-        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("header")]
-
     @classmethod
     def from_sources(cls, cli: dict[str, Any], ini: dict[str, Any]) -> Settings:
         """Command line over ini over defaults; raises SettingsError for any bad value."""
@@ -172,8 +169,7 @@ class Settings:
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise SettingsError(f"--hwrepair-{kebab(name)}: must be 0 or more, got {value}")
-        positive = ("iterations", "oracle_jobs")
-        for name in positive:
+        for name in ("iterations", "oracle_jobs"):
             if getattr(self, name) < 1:
                 raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
         if self.samples is not None and self.samples < 1:

@@ -14,7 +14,6 @@ from .metrics import add_counts, mean, mean_pass_at_k, pass_at_k, underconstrain
 from .rundir import SampleRecord
 
 COUNTED = (Outcome.PASSED, Outcome.FAILED)  # the outcomes pass@k counts; errors and skips stand apart
-COUNTED_VALUES = frozenset(o.value for o in COUNTED)
 
 
 @dataclass(frozen=True)
@@ -50,10 +49,6 @@ class BugStats:
 _STATS_FIELDS = tuple(f.name for f in fields(BugStats))
 
 
-def finals(records: Iterable[SampleRecord]) -> list[SampleRecord]:
-    return [r for r in records if r.final]
-
-
 View = Mapping[str, Any]  # a record's fields by name, enums as their string values (`view_of`)
 VIEW_FIELDS = ("run", "key", "case", "bug", "domain", "suite", "bug_type", "fixer", "label", "protocol", "outcome",
                "category", "patch_sha", "loc", "tokens", "cost_usd", "speedup", "strong", "cached", "final",
@@ -75,8 +70,10 @@ class BugTally:
                  "runs", "skipped", "strong_c", "strong_n", "undecided")
 
     def __init__(self, first: View) -> None:
-        self.first_key = ""
         self._attributes(first)
+        self._zero()
+
+    def _zero(self) -> None:
         self.n = self.c = self.strong_c = self.strong_n = self.errors = self.skipped = 0
         self.plausible = self.undecided = 0
         self.patches: set[str | None] = set()
@@ -144,18 +141,8 @@ class BugTally:
     def copy(self) -> BugTally:
         out = BugTally.__new__(BugTally)
         out.first, out.first_key = self.first, self.first_key
-        out.n = out.c = out.strong_c = out.strong_n = out.errors = out.skipped = out.plausible = out.undecided = 0
-        out.patches, out.categories, out.has_strong, out.runs = set(), Counter(), False, set()
+        out._zero()
         out.absorb(self)
-        return out
-
-    @classmethod
-    def empty(cls, first_key: str, first: tuple[Any, ...]) -> BugTally:
-        """A tally of no record yet, whose bug's attributes are these (those of its smallest sample key)."""
-        out = cls.__new__(cls)
-        out.first_key, out.first = first_key, first
-        out.n = out.c = out.strong_c = out.strong_n = out.errors = out.skipped = out.plausible = out.undecided = 0
-        out.patches, out.categories, out.has_strong, out.runs = set(), Counter(), False, set()
         return out
 
     def stats(self, fixer: str) -> BugStats:
@@ -173,15 +160,6 @@ class BugTally:
 BugKey = tuple[str, str, str]
 
 
-def tally_bugs(records: Iterable[SampleRecord]) -> dict[BugKey, BugTally]:
-    """Per (fixer, case, bug): the tally of its final records."""
-    bugs: dict[BugKey, BugTally] = {}
-    for r in records:
-        if r.final:
-            add_to(bugs, view_of(r))
-    return bugs
-
-
 def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
     """Count one final record's view into the tally of its bug x fixer."""
     key = (v["fixer"], v["case"], v["bug"])
@@ -197,7 +175,12 @@ def stats_of(bugs: dict[BugKey, BugTally]) -> list[BugStats]:
 
 
 def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
-    return stats_of(tally_bugs(records))
+    """Per (fixer, case, bug), in the scoreboard's order: the stats of its final records."""
+    bugs: dict[BugKey, BugTally] = {}
+    for r in records:
+        if r.final:
+            add_to(bugs, view_of(r))
+    return stats_of(bugs)
 
 
 class Columns:
@@ -270,4 +253,4 @@ def correct_at_k(stats: Sequence[BugStats], k: int) -> float | None:
 
 
 __all__ = ["COUNTED", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "View", "add_to",
-           "bug_stats", "correct_at_k", "finals", "pick", "stats_of", "tally_bugs", "view_of"]
+           "bug_stats", "correct_at_k", "pick", "stats_of", "view_of"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Collection, Sequence
@@ -121,8 +122,7 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
     stats = bug_stats(records)
     failures = []
     ops: dict[str, Callable[[float, float], bool]] = {
-        ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        "<": lambda a, b: a < b, "==": lambda a, b: abs(a - b) < 1e-12}
+        ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "==": lambda a, b: abs(a - b) < 1e-12}
     for gate in gates:
         scoped = [s for s in stats if _in_scope(s, gate.scope)]
         for fixer in sorted({s.fixer for s in scoped}) or ["(no samples)"]:

@@ -94,15 +94,14 @@ def _member(kind: type, value: Any) -> Any:
 def sample_key(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
                protocol: dict[str, Any], sample: int) -> str:
     """Hash of what decides a sample's result: a changed case or fixer config gives a new key."""
-    blob = json.dumps({"case": case_digest, "bug": bug, "oracle": oracle, "fixer": fixer, "protocol": protocol,
-                       "sample": sample}, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:20]
+    return sample_keys(case_digest=case_digest, bug=bug, oracle=oracle, fixer=fixer, protocol=protocol,
+                       samples=[sample])[0]
 
 
 def sample_keys(*, case_digest: str, bug: str, oracle: dict[str, Any], fixer: dict[str, Any],
                 protocol: dict[str, Any], samples: Sequence[int]) -> list[str]:
-    """`sample_key` of each sample number, the rest serialised once: "sample" sorts last among the keys, so each
-    blob is the shared part's text followed by its own number (tests check both functions give the same keys)."""
+    """`sample_key` of each sample number, the rest serialised once: "sample" sorts last among the keys of
+    {case, bug, oracle, fixer, protocol, sample}, so each blob is the shared part's text followed by its number."""
     shared = json.dumps({"case": case_digest, "bug": bug, "oracle": oracle, "fixer": fixer, "protocol": protocol},
                         sort_keys=True, default=str)
     head = shared[:-1] + ', "sample": '

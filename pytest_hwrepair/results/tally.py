@@ -104,7 +104,7 @@ class Tally:
     """Everything a summary is computed from, for the records added so far."""
 
     def __init__(self) -> None:
-        self._bugs: dict[BugKey, BugTally] = {}
+        self.bugs: dict[BugKey, BugTally] = {}  # the tally of each bug x fixer
         self.costs: dict[str, Cost] = {}
         self.tiers: dict[str, Counter[str]] = defaultdict(Counter)
         self.cuda: dict[str, Cuda] = {}
@@ -122,11 +122,6 @@ class Tally:
             tally.add(r)
         return tally
 
-    @property
-    def bugs(self) -> dict[BugKey, BugTally]:
-        """The tally of each bug x fixer."""
-        return self._bugs
-
     def add(self, r: SampleRecord) -> None:
         """Fold one record in: an iteration of a trajectory, or a sample's final record."""
         self.fold(view_of(r), r)
@@ -142,10 +137,9 @@ class Tally:
         if not v["final"]:
             return
         self.finals += 1
-        protocol = v["protocol"]
-        self.protocols[protocol] = self.protocols.get(protocol, 0) + 1
+        self.protocols[v["protocol"]] += 1
         fixer = v["fixer"]
-        add_to(self._bugs, v)
+        add_to(self.bugs, v)
         cost = self.costs.get(fixer)
         if cost is None:
             cost = self.costs[fixer] = Cost()
@@ -167,31 +161,28 @@ class Tally:
         """Add another tally of disjoint samples (another run directory); `prefix` renames its fixers.
 
         With `take` the other tally is used up: its bugs' tallies become this one's instead of copies."""
-        def name(fixer: str) -> str:
-            return f"{prefix}{fixer}"
-
         bugs = self.bugs
         for (fixer, case, bug), t in other.bugs.items():
-            key = (name(fixer), case, bug) if prefix else (fixer, case, bug)
+            key = (prefix + fixer, case, bug)
             mine = bugs.get(key)
             if mine is None:
                 bugs[key] = t if take else t.copy()
             else:
                 mine.absorb(t)
         for fixer, cost in other.costs.items():
-            self.costs.setdefault(name(fixer), Cost()).absorb(cost)
+            self.costs.setdefault(prefix + fixer, Cost()).absorb(cost)
         for fixer, cells in other.tiers.items():
-            self.tiers[name(fixer)].update(cells)
+            self.tiers[prefix + fixer].update(cells)
         for fixer, cuda in other.cuda.items():
-            self.cuda.setdefault(name(fixer), Cuda()).absorb(cuda)
+            self.cuda.setdefault(prefix + fixer, Cuda()).absorb(cuda)
         for (fixer, suite), row in other.builds.items():
-            mine_row = self.builds.setdefault((name(fixer), suite), dict.fromkeys(COLUMNS, 0))
+            mine_row = self.builds.setdefault((prefix + fixer, suite), dict.fromkeys(COLUMNS, 0))
             for column, value in row.items():
                 mine_row[column] += value
         self.retries.update(other.retries)
         self.protocols.update(other.protocols)
         self.finals += other.finals
-        self.kept += [replace(r, fixer=name(r.fixer)) for r in other.kept] if prefix else other.kept
+        self.kept += [replace(r, fixer=prefix + r.fixer) for r in other.kept] if prefix else other.kept
 
     def bug_stats(self) -> list[BugStats]:
         """The bugs' stats in the scoreboard's order (computed once for the records added so far)."""
