@@ -104,7 +104,7 @@ class HarnessProbe:
 
     def check(self, files: dict[str, str]) -> Verdict:
         text = self._candidate(files)
-        oracle, extra = self._oracle, {}
+        oracle, extra = self._oracle, dict[str, bytes]()
         if self._warm and self._reuse and self._build is not None:
             oracle, extra = self._prebuilt_objects() or (oracle, extra)
         verdict = self._in_workspace(text, lambda ws: oracle.check(ws, self._sandbox), extra)
