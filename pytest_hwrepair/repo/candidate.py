@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..sandbox.untrusted import UntrustedFileError, read_untrusted
@@ -41,48 +41,38 @@ class Shaped:
     error: str = ""
 
 
-@dataclass
-class _Walk:
-    files: dict[str, str] = field(default_factory=dict)
-    ignored: list[str] = field(default_factory=list)
-    size: int = 0
-    seen: int = 0
-
-
 def read_workspace(root: Path, known: Iterable[str]) -> tuple[dict[str, str], list[str]]:
     """The repository an agent left in `root`: regular files only (links never followed), bounded.
 
     Returns the files and the ignored paths (links, special files, new files that are not HDL sources).
     """
     known = set(known)
-    walk = _Walk()
+    files: dict[str, str] = {}
+    ignored: list[str] = []
+    size = seen = 0
     for folder, dirs, names in os.walk(root):  # os.walk never descends into linked folders
         dirs.sort()
         for name in sorted(names) + sorted(d for d in dirs if os.path.islink(os.path.join(folder, d))):
             rel = Path(folder, name).relative_to(root).as_posix()
-            _take(root, rel, rel in known, walk)
-    return walk.files, walk.ignored
-
-
-def _take(root: Path, rel: str, known: bool, walk: _Walk) -> None:
-    walk.seen += 1
-    if walk.seen > MAX_WALK:
-        raise CandidateError(f"the workspace holds more than {MAX_WALK} entries")
-    info = os.lstat(root / rel)
-    if not stat.S_ISREG(info.st_mode) or not (known or is_hdl(rel)):
-        walk.ignored.append(rel)
-        return
-    if info.st_size > FILE_CAP:
-        raise CandidateError(f"{rel} has {info.st_size} bytes; a repository file may have at most {FILE_CAP}")
-    try:
-        text = read_untrusted(root, rel, FILE_CAP).text
-    except (UntrustedFileError, OSError):
-        walk.ignored.append(rel)  # replaced by a link or a special file after the walk saw it
-        return
-    walk.size += len(text)
-    if walk.size > MAX_BYTES or len(walk.files) >= MAX_FILES:
-        raise CandidateError(f"the repository grew beyond {MAX_FILES} files or {MAX_BYTES} bytes")
-    walk.files[rel] = text
+            seen += 1
+            if seen > MAX_WALK:
+                raise CandidateError(f"the workspace holds more than {MAX_WALK} entries")
+            info = os.lstat(root / rel)
+            if not stat.S_ISREG(info.st_mode) or not (rel in known or is_hdl(rel)):
+                ignored.append(rel)
+                continue
+            if info.st_size > FILE_CAP:
+                raise CandidateError(f"{rel} has {info.st_size} bytes; a repository file may have at most {FILE_CAP}")
+            try:
+                text = read_untrusted(root, rel, FILE_CAP).text
+            except (UntrustedFileError, OSError):
+                ignored.append(rel)  # replaced by a link or a special file after the walk saw it
+                continue
+            size += len(text)
+            if size > MAX_BYTES or len(files) >= MAX_FILES:
+                raise CandidateError(f"the repository grew beyond {MAX_FILES} files or {MAX_BYTES} bytes")
+            files[rel] = text
+    return files, ignored
 
 
 def workspace_diff(root: Path, snapshot: Mapping[str, str]) -> tuple[str, list[str]]:
@@ -105,20 +95,16 @@ def shape(parts: RepoParts, snapshot: Mapping[str, str], files: Mapping[str, str
     for path in changed_paths(snapshot, result):
         if parts.is_testbench(path):
             discarded.append(path)
-            _restore(result, snapshot, path)
+            if path in snapshot:
+                result[path] = snapshot[path]
+            else:
+                del result[path]
         elif path not in snapshot and not is_hdl(path):
             ignored.append(path)
             del result[path]
     if len(result) > MAX_FILES or sum(len(t) for t in result.values()) > MAX_BYTES:
         return Shaped(None, error=f"the candidate repository exceeds {MAX_FILES} files or {MAX_BYTES} bytes")
     return Shaped(result, write(snapshot, result), tuple(discarded), tuple(ignored))
-
-
-def _restore(result: dict[str, str], snapshot: Mapping[str, str], path: str) -> None:
-    if path in snapshot:
-        result[path] = snapshot[path]
-    else:
-        result.pop(path, None)
 
 
 __all__ = ["CandidateError", "Shaped", "read_workspace", "shape", "workspace_diff"]

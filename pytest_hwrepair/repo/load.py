@@ -64,17 +64,6 @@ class RepoParts:
     def timeout(self, test: RepoTest) -> float:
         return test.timeout or self.model.timeout
 
-    def core_fields(self) -> dict[str, Any]:
-        """The core case model's fields (plain values): the tree as sources, the README as target and spec.
-
-        Every instance is a core bug of class `repo`; the oracle is `rtl-repo` with the longest test timeout.
-        """
-        m = self.model
-        return {"schema_": 1, "id": m.id, "domain": m.domain, "suite": m.suite, "title": m.title,
-                "sources": sorted(self.tree), "target": m.readme, "spec": m.readme,
-                "oracle": {"kind": "rtl-repo", "timeout": max(self.timeout(t) for t in m.test)},
-                "bug": [{"id": b.id, "type": b.bug_type, "note": b.note, "class_": "repo"} for b in m.bug]}
-
     def case_files(self) -> dict[str, str]:
         """Every text the case is made of, for the case digest: the tree, then issues and patches under `../`.
 
@@ -88,16 +77,22 @@ class RepoParts:
 
 
 def load_repo_case(path: Path, raw: dict[str, Any], *, strict: bool = False) -> Case:
-    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set."""
+    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set.
+
+    Every instance is a core bug of class `repo`; the oracle is `rtl-repo` with the longest test timeout.
+    """
     try:
         model = RepoCaseModel.model_validate(raw)
     except ValidationError as exc:
         raise CaseError(f"{path}: {describe(exc, raw)}") from None
     parts = load_repo(path, model, strict=strict)
-    fields = parts.core_fields()
-    oracle = OracleSpec.model_validate(fields.pop("oracle"))
-    bugs = [Bug.model_construct(**b) for b in fields.pop("bug")]  # no find/replace: the snapshot is the bug
-    return Case(path, CaseModel.model_construct(**fields, oracle=oracle, bug=bugs), parts.case_files(), parts)
+    oracle = OracleSpec.model_validate({"kind": "rtl-repo", "timeout": max(parts.timeout(t) for t in model.test)})
+    # No find/replace: the snapshot is the bug.
+    bugs = [Bug.model_construct(id=b.id, type=b.bug_type, note=b.note, class_="repo") for b in model.bug]
+    core = CaseModel.model_construct(schema_=1, id=model.id, domain=model.domain, suite=model.suite, title=model.title,
+                                     sources=sorted(parts.tree), target=model.readme, spec=model.readme,
+                                     oracle=oracle, bug=bugs)
+    return Case(path, core, parts.case_files(), parts)
 
 
 def load_repo(path: Path, model: RepoCaseModel, *, strict: bool = False) -> RepoParts:

@@ -147,7 +147,7 @@ def _hunks(lines: list[str], i: int, path: str) -> tuple[list[Hunk], int]:
 def _hunk_body(lines: list[str], i: int, old_len: int, new_len: int, path: str) -> tuple[list[tuple[str, str]], int]:
     body: list[tuple[str, str]] = []
     olds = news = 0
-    while olds < old_len or news < new_len:
+    while olds < old_len or news < new_len or (i < len(lines) and lines[i].startswith("\\") and body):
         if i >= len(lines):
             raise PatchError(f"{path}: a hunk ends early (expected {old_len} old and {new_len} new lines)")
         line = lines[i]
@@ -163,9 +163,6 @@ def _hunk_body(lines: list[str], i: int, old_len: int, new_len: int, path: str) 
         i += 1
     if olds != old_len or news != new_len:
         raise PatchError(f"{path}: a hunk's line counts do not match its header")
-    if i < len(lines) and lines[i].startswith("\\") and body:
-        body[-1] = (body[-1][0], body[-1][1].removesuffix("\n"))
-        i += 1
     return body, i
 
 

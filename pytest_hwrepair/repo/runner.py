@@ -26,7 +26,7 @@ Fix the design so that this test passes and every other test still passes, and a
 def repo_attempt(case: Case, snapshot: Mapping[str, str], candidate: Candidate, judge: Judge, *, attempt: int,
                  arm: bool) -> TreeAttempt:
     """Shape the candidate into a repository, judge it, and add its localisation against the gold patch."""
-    shaped = shape_candidate(case, snapshot, candidate)
+    shaped = shape(parts_of(case), snapshot, candidate.files, candidate.diff)
     strong: bool | None = None
     if not candidate.parsed or shaped.files is None:
         reason = candidate.parse_error or shaped.error or "no code could be extracted from the response"
@@ -42,11 +42,6 @@ def parts_of(case: Case) -> RepoParts:
     if not isinstance(case.repo, RepoParts):
         raise ValueError(f"{case.path}: not a repository case")
     return case.repo
-
-
-def shape_candidate(case: Case, snapshot: Mapping[str, str], candidate: Candidate) -> Shaped:
-    """The candidate repository: the snapshot with the candidate's files and diff, testbench edits undone."""
-    return shape(parts_of(case), snapshot, candidate.files, candidate.diff)
 
 
 def localisation(case: Case, snapshot: Mapping[str, str], shaped: Shaped, verdict: Verdict, *, attempt: int,
@@ -76,5 +71,4 @@ def feedback_text(verdict: Verdict) -> str:
     return FEEDBACK.format(summary=verdict.summary, test=test, log=log)
 
 
-__all__ = ["feedback_text", "localisation", "parts_of", "repo_attempt", "repo_keywords",
-           "shape_candidate"]
+__all__ = ["feedback_text", "localisation", "parts_of", "repo_attempt", "repo_keywords"]

@@ -17,8 +17,7 @@ from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import OracleContext
 from pytest_hwrepair.oracles.rtl.oracle import RtlEquivOracle
-from pytest_hwrepair.run.probe import HarnessProbe, ProbeError
-from pytest_hwrepair.run.probe_cpu import CountingSandbox
+from pytest_hwrepair.run.probe import CountingSandbox, HarnessProbe, ProbeError
 from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category
