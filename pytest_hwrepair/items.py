@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 CASE_ITEM = "case.toml::"  # every hwrepair item's node id holds it
 SAMPLE_KEY = pytest.StashKey[Sample]()
 RUN_KEY = pytest.StashKey["Run"]()
-FIXTURE_INFO = pytest.StashKey[Any]()
 MARKS = pytest.StashKey[dict[RepairProtocol, list[pytest.MarkDecorator]]]()
 
 
@@ -66,13 +65,7 @@ class CaseFile(pytest.File):
 
     def _item(self, sample: Sample, words: set[str]) -> CaseItem:
         case, protocol = sample.case, sample.protocol
-        # Every item of a case file has the same function and parent, hence the same fixture closure: resolved
-        # once per file, as pytest does for the instances of one parametrized function (most of collection's cost).
-        shared = self.stash.get(FIXTURE_INFO, None)
-        extra = {"fixtureinfo": shared} if shared is not None else {}
-        item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample, **extra)
-        if shared is None and getattr(item, "_fixtureinfo", None) is not None:
-            self.stash[FIXTURE_INFO] = item._fixtureinfo
+        item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample)
         item.extra_keyword_matches.update(words)
         item.extra_keyword_matches.update((sample.label, protocol.value))
         for mark in self._marks(case, protocol):

@@ -11,6 +11,9 @@ DOMAINS = frozenset({"hls", "rtl", "cuda"})
 DOMAIN_HOMES = ("oracles/hls/", "oracles/rtl/", "oracles/cuda/", "repo/", "cases/domains.py", "importers/")
 FORBIDDEN = ("_pytest", "execnet", "threading._shutdown", "atexit._run_exitfuncs", "gc.freeze", "gc.disable",
              "os.fork", "os.forkpty")
+# Private attributes of pytest's nodes, config and fixtures, reached by name or through getattr.
+PYTEST_PRIVATE = ("_fixtureinfo", "_fixturemanager", "_pytestfixturefunction", "_request", "_initrequest", "_obj",
+                  "_getconftestmodules", "_conftest_plugins", "_inicache", "_store")
 
 
 def module_name(path: Path) -> str:
@@ -106,7 +109,9 @@ def test_no_private_internals_of_pytest_xdist_execnet_or_cpython() -> None:
             elif isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
             elif isinstance(node, ast.Attribute):
-                names = [ast.unparse(node)]
+                names = [ast.unparse(node)] + ([f"_pytest.{node.attr}"] if node.attr in PYTEST_PRIVATE else [])
+            elif isinstance(node, ast.Constant) and node.value in PYTEST_PRIVATE:
+                names = [f"_pytest.{node.value}"]
             used += [f"{path.relative_to(PACKAGE)}:{node.lineno}: {n}" for n in names
                      if any(n == f or n.startswith(f + ".") for f in FORBIDDEN)]
     assert used == []

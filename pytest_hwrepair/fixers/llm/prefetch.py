@@ -18,7 +18,9 @@ reached, stops new requests. Not with xdist's remote workers: each machine has i
 from __future__ import annotations
 
 import threading
+import types
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,9 +42,11 @@ class Ahead:
         self.stopped = threading.Event()
         self._lock = threading.Lock()
         self._queue: Iterator[Callable[[], None]] = iter(())
+        self.overrides: list[Path] = []
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.overrides = _overrides(session.config)
         requests = [r for r in map(self._request_of, session.items[self.index::self.count]) if r is not None]
         self._queue = iter(requests)
         for _ in range(min(self.run.settings.max_connections, len(requests))):
@@ -66,7 +70,7 @@ class Ahead:
                 pass
 
     def _request_of(self, item: pytest.Item) -> Callable[[], None] | None:
-        if SAMPLE_KEY not in item.stash or not _own_fixer(item):
+        if SAMPLE_KEY not in item.stash or any(item.path.is_relative_to(d) for d in self.overrides):
             return None
         sample = item.stash[SAMPLE_KEY]
         start = getattr(self.run.fixers.get(sample.label), "prefetch", None)
@@ -98,14 +102,22 @@ def _share(workerinput: Mapping[str, Any] | None) -> tuple[int, int]:
     return index % count, count
 
 
-def _own_fixer(item: pytest.Item) -> bool:
-    """Whether the item gets its fixer from the plugin's `hwrepair_fixer` fixture (not a conftest override)."""
-    info = getattr(item, "_fixtureinfo", None)
-    defs = info.name2fixturedefs.get("hwrepair_fixer") if info is not None else None
-    if not defs:
-        return False
-    func = getattr(defs[-1], "func", None)
-    return getattr(func, "__module__", None) == PLUGIN_MODULE
+def _overrides(config: pytest.Config) -> list[Path]:
+    """The folders in which a conftest defines its own `hwrepair_fixer` fixture (`/` for another plugin)."""
+    found = []
+    for plugin in config.pluginmanager.get_plugins():
+        if getattr(plugin, "__name__", None) == PLUGIN_MODULE or not _defines_fixer(plugin):
+            continue
+        file = getattr(plugin, "__file__", None)
+        found.append(Path(file).parent if file and Path(file).name == "conftest.py" else Path("/"))
+    return found
+
+
+def _defines_fixer(plugin: object) -> bool:
+    if getattr(plugin, "hwrepair_fixer", None) is not None:
+        return True
+    names = vars(plugin).values() if isinstance(plugin, types.ModuleType) else ()
+    return any(callable(obj) and getattr(obj, "name", None) == "hwrepair_fixer" for obj in names)  # name="..."
 
 
 __all__ = ["Ahead", "shared_cache"]

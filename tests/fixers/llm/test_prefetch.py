@@ -163,10 +163,14 @@ def test_a_killed_run_loses_no_answer_it_was_sent(pytester: pytest.Pytester,
     assert len(fake.model_requests()) == asked + 3  # the three answers received are not asked (nor paid) again
 
 
+@pytest.mark.parametrize("override", [OVERRIDE, OVERRIDE.replace("@pytest.fixture\ndef hwrepair_fixer",
+                                                               '@pytest.fixture(name="hwrepair_fixer")\ndef mine')],
+                         ids=["by-function-name", "by-fixture-name"])
 def test_a_fixer_of_a_conftest_gets_no_request_made_for_it(pytester: pytest.Pytester,
-                                                          project: tuple[FakeLLM, Observed]) -> None:
+                                                          project: tuple[FakeLLM, Observed], override: str) -> None:
     fake, _ = project
-    (pytester.path / "conftest.py").write_text(OVERRIDE)
+    assert "def hwrepair_fixer" in override or 'name="hwrepair_fixer"' in override
+    (pytester.path / "conftest.py").write_text(override)
     run(pytester, fake, "--hwrepair-no-cache").assert_outcomes(passed=6)
     assert fake.requests == []
 
