@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 import re
 import shlex
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...sandbox.base import Limits, Sandbox
@@ -252,7 +251,3 @@ def parse_trace(text: str, *, sequential: bool) -> tuple[dict[str, str], ...]:
         if name.startswith("in_"):
             steps.setdefault(step, {})[name[3:]] = bits
     return tuple(steps[s] for s in sorted(steps))
-
-
-def trace_inputs(trace: Sequence[dict[str, str]]) -> list[str]:
-    return sorted({name for vector in trace for name in vector})

@@ -116,11 +116,6 @@ def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
     return None
 
 
-def contract_of(case: Case) -> str:
-    """The case's simulation contract in one line, for reports."""
-    return Contract.from_spec(typed_spec(case.oracle, RtlSpec)).describe()
-
-
 class RtlOracle:
     """Stage a bench, run the preflight and lint, then let the subclass judge."""
 
