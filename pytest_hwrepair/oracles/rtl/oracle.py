@@ -104,18 +104,6 @@ def strong_result(verdict: Verdict) -> bool | None:
     return verdict.passed
 
 
-def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
-    """Why the golden top cannot be driven under the declared contract (a case error), or None."""
-    inputs = {p.name for p in ports if p.direction == "input"}
-    for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
-        if name is not None and name not in inputs:
-            return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
-    bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
-    if bidirectional:
-        return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
-    return None
-
-
 class RtlOracle:
     """Stage a bench, run the preflight and lint, then let the subclass judge."""
 
@@ -215,7 +203,15 @@ class RtlOracle:
 
     def contract_problem(self, ports: tuple[Port, ...]) -> str | None:
         """Why the golden top cannot be judged by this oracle under its contract (a case error), or None."""
-        return contract_problem(self.contract, ports)
+        contract = self.contract
+        inputs = {p.name for p in ports if p.direction == "input"}
+        for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
+            if name is not None and name not in inputs:
+                return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
+        bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
+        if bidirectional:
+            return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
+        return None
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         return Verdict.ok("lint clean (verilator, iverilog); modules and ports match the interface",
