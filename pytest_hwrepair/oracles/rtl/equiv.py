@@ -103,22 +103,15 @@ def struct_script(job: EquivJob) -> str:
     """Induction after structural matching: a candidate that keeps the golden design's structure outside a few
     edits is proved (or not) in seconds, where proving every matched signal alone first takes minutes on a design
     of a few thousand state bits."""
+    return induct_script(job, matching="equiv_struct -icells")
+
+
+def induct_script(job: EquivJob, matching: str = "equiv_simple -undef -seq 2") -> str:
     return "\n".join([
         f"read_rtlil {PREPARED}",
         f"equiv_make {job.golden_top} {job.contract.top} equiv",
         "hierarchy -top equiv",
-        "equiv_struct -icells",
-        "equiv_induct -undef -seq 2",
-        "equiv_status -assert",
-    ])
-
-
-def induct_script(job: EquivJob) -> str:
-    return "\n".join([
-        f"read_rtlil {PREPARED}",
-        f"equiv_make {job.golden_top} {job.contract.top} equiv",
-        "hierarchy -top equiv",
-        "equiv_simple -undef -seq 2",
+        matching,
         "equiv_induct -undef -seq 2",
         "equiv_status -assert",
     ])
