@@ -154,7 +154,6 @@ class CudaOracle:
     def screen_preprocessed(self, workspace: Path, sandbox: Sandbox) -> Verdict | None:
         """Anti-cheat over what the compiler sees: the candidate's preprocessed code, host and device pass."""
         rules = self.spec.anti_cheat
-        assert self.spec.build is not None
         # A header the task ships among its sources is its API (a CUDABeaver task's `scale.h`); every other
         # workspace file (the test harness, data, the oracle's assets) is the harness's and may not be included.
         shown_headers = [n for n in self.case.model.sources if n.endswith(HEADER_SUFFIXES) and n != self.case.target]
@@ -180,7 +179,6 @@ class CudaOracle:
 
     def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
         argv = self.spec.build if stage is Stage.BUILD else self.spec.run
-        assert argv is not None
         limits = self.ctx.limits if stage is Stage.BUILD else replace(self.ctx.limits, gpu=True)
         return sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
 

@@ -133,7 +133,7 @@ class RtlOracle:
         if isinstance(checked, Verdict):
             return checked
         start = time.monotonic()
-        verdict = self.judge(bench, checked[self.spec.top or ""], sandbox)
+        verdict = self.judge(bench, checked[self.spec.top], sandbox)
         durations[self.stage] = time.monotonic() - start
         return verdict
 
@@ -165,7 +165,7 @@ class RtlOracle:
 
     def lint_steps(self, bench: Bench) -> dict[str, str]:
         files = " ".join(shlex.quote(f) for f in bench.candidate)
-        top = shlex.quote(self.spec.top or "")
+        top = shlex.quote(self.spec.top)
         warnings = "".join(f" -Wwarn-{w}" for w in self.spec.lint_warn)
         warnings += "".join(f" -Wno-{w}" for w in self.spec.lint_waive)
         # `--cc` runs the checks of `--lint-only`, which insists on writing /dev/null (not writable in
