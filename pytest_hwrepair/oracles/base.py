@@ -166,17 +166,17 @@ def resolve_asset(case: Case, asset: str) -> Path:
 
 def populate(workspace: Path, case: Case, files: dict[str, str]) -> None:
     """Lay out a workspace: the given visible files, the case's data files and the oracle assets."""
-    for name, text in files.items():
-        _write(workspace / name, text)
-    for name in case.model.data:
-        _write(workspace / name, case.files[name])
+    write_files(workspace, files)
+    write_files(workspace, {name: case.files[name] for name in case.model.data})
     for asset in case.oracle.assets:
         shutil.copyfile(resolve_asset(case, asset), workspace / Path(asset).name)
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+def write_files(root: Path, files: Mapping[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
 
 
 def step_failure(ex: Execution, stage: str) -> Verdict | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from ...cases.case import Bug, Case, OracleSpec, SpecModel, compile_regex
-from ...sandbox.base import Execution, Limits, Sandbox
+from ...sandbox.base import Execution, Sandbox
 from ...sandbox.process import signal_of
 from ...sandbox.untrusted import UntrustedFileError, read_untrusted
 from ...verdict import Category, Verdict
@@ -154,7 +154,6 @@ class CudaOracle:
     def screen_preprocessed(self, workspace: Path, sandbox: Sandbox) -> Verdict | None:
         """Anti-cheat over what the compiler sees: the candidate's preprocessed code, host and device pass."""
         rules = self.spec.anti_cheat
-        assert self.spec.build is not None
         # A header the task ships among its sources is its API (a CUDABeaver task's `scale.h`); every other
         # workspace file (the test harness, data, the oracle's assets) is the harness's and may not be included.
         shown_headers = [n for n in self.case.model.sources if n.endswith(HEADER_SUFFIXES) and n != self.case.target]
@@ -180,13 +179,8 @@ class CudaOracle:
 
     def step(self, sandbox: Sandbox, workspace: Path, stage: Stage) -> Execution:
         argv = self.spec.build if stage is Stage.BUILD else self.spec.run
-        assert argv is not None
-        limits = self.ctx.limits if stage is Stage.BUILD else self.gpu_limits
+        limits = self.ctx.limits if stage is Stage.BUILD else replace(self.ctx.limits, gpu=True)
         return sandbox.run(workspace, argv, timeout=self.spec.timeout, limits=limits)
-
-    @property
-    def gpu_limits(self) -> Limits:
-        return replace(self.ctx.limits, gpu=True)
 
     def build_failure(self, build: Execution, sandbox: Sandbox) -> Verdict | None:
         found = classify(step_log(Stage.BUILD, build), self.case.target)
@@ -239,7 +233,7 @@ class CudaOracle:
                 return None
             if memo not in _REFERENCE_FAILURES:
                 with scratch_workspace("hwrepair-cuda-ref-") as ws:
-                    populate(ws, self.case, {name: self.case.files[name] for name in self.case.model.sources})
+                    populate(ws, self.case, self.case.golden_files())
                     failure = self._reference_steps(ws, sandbox, stage)
                 if failure is None:
                     passed.write_text("passed\n", encoding="utf-8")
@@ -264,7 +258,8 @@ class CudaOracle:
             return Verdict.error(f"environment, not the candidate: {summary}", log_tail=tail, metrics=metrics)
         return Verdict.fail(found.harness_category, summary, log_tail=tail, metrics=metrics)
 
-    def runtime(self, workspace: Path, sandbox: Sandbox, gpu: GpuInfo) -> Verdict:
+    def timed_runs(self, workspace: Path, sandbox: Sandbox) -> tuple[Measurement, ResultReader, list[Execution]]:
+        """The built test's warm-up and timed runs, each run's result file read and re-checked by the harness."""
         executions: list[Execution] = []
         results = ResultReader(workspace)
 
@@ -275,6 +270,10 @@ class CudaOracle:
 
         result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target,
                          read=results.read)
+        return result, results, executions
+
+    def runtime(self, workspace: Path, sandbox: Sandbox, gpu: GpuInfo) -> Verdict:
+        result, results, executions = self.timed_runs(workspace, sandbox)
         seconds = {"run": sum(ex.duration for ex in executions)}
         if not result.passed:
             found = result.classification
@@ -326,18 +325,11 @@ class CudaOracle:
 
     def _time_reference(self, sandbox: Sandbox) -> str:
         with scratch_workspace("hwrepair-cuda-ref-") as ws:
-            populate(ws, self.case, {name: self.case.files[name] for name in self.case.model.sources})
+            populate(ws, self.case, self.case.golden_files())
             build = self.step(sandbox, ws, Stage.BUILD)
             if not build.ok:
                 raise RuntimeError(f"{self.case.path}: the reference fails to build: {build.tail(5)}")
-            results = ResultReader(ws)
-
-            def run_once() -> StepLog:
-                results.clear()
-                return step_log(Stage.RUN, self.step(sandbox, ws, Stage.RUN))
-
-            result = measure(run_once, runs=self.runs, timing=self.spec.timing, target=self.case.target,
-                             read=results.read)
+            result, results, _ = self.timed_runs(ws, sandbox)
             if not result.passed or result.timing is None or results.last is None:
                 raise RuntimeError(f"{self.case.path}: the reference fails its own test: "
                                    f"{result.classification.category.value}: {result.classification.evidence}")

@@ -82,9 +82,9 @@ class BuildRunOracle:
         durations: dict[str, float] = {}
         ran: Execution | None = None
         timeout, limits = self.spec.timeout, self.ctx.limits
-        build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build or "", timeout=timeout,
+        build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build, timeout=timeout,
                              limits=limits)
-        stages = (("build", build), (RUN, self.spec.run or ""))
+        stages = (("build", build), (RUN, self.spec.run))
         if self._strong_builds_alike():  # the build is kept for the strong oracle (hls_builds.py)
             done = BUILDS.build_and_run(sandbox, workspace, stages[0][1], stages[1][1], timeout=timeout,
                                         limits=limits)
@@ -115,7 +115,6 @@ class BuildRunOracle:
         raise NotImplementedError
 
     def steps(self) -> tuple[Step, ...]:
-        assert self.spec.build is not None and self.spec.run is not None
         return Step("build", self.spec.build), Step(RUN, self.spec.run, self.compare)
 
     def reference(self, sandbox: Sandbox) -> str:

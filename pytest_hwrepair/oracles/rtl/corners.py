@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .preflight import Port
-from .sim import Contract, random_assign
+from .sim import Contract, indent, random_assign
 
 PHASE = 16
 SWEEP_WIDTH = 4  # select inputs this narrow sweep all their values during an equal-operand phase
@@ -34,11 +34,7 @@ def extremes(width: int) -> list[str]:
     """The extreme values of a width as Verilog literals, without repeats."""
     top = (1 << width) - 1
     values = [0, 1, top, top - 1, 1 << (width - 1), (1 << (width - 1)) - 1]
-    seen: list[int] = []
-    for value in values:
-        if 0 <= value <= top and value not in seen:
-            seen.append(value)
-    return [f"{width}'h{v:x}" for v in seen]
+    return [f"{width}'h{v:x}" for v in dict.fromkeys(values) if 0 <= v <= top]
 
 
 def _extreme_assign(target: str, width: int) -> list[str]:
@@ -125,8 +121,4 @@ def _reset_lines(contract: Contract) -> list[str]:
 
 def mixed_stimulus(random_code: str, corner_code: str) -> str:
     """One drive task for both kinds of run: corner runs have negative seed numbers."""
-    return "\n".join(["if (seed < 0) begin", _indent(corner_code), "end else begin", _indent(random_code), "end"])
-
-
-def _indent(text: str) -> str:
-    return "\n".join("  " + line if line else line for line in text.splitlines())
+    return "\n".join(["if (seed < 0) begin", indent(corner_code, 2), "end else begin", indent(random_code, 2), "end"])

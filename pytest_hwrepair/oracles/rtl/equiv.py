@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 import re
 import shlex
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...sandbox.base import Limits, Sandbox
@@ -104,22 +103,15 @@ def struct_script(job: EquivJob) -> str:
     """Induction after structural matching: a candidate that keeps the golden design's structure outside a few
     edits is proved (or not) in seconds, where proving every matched signal alone first takes minutes on a design
     of a few thousand state bits."""
+    return induct_script(job, matching="equiv_struct -icells")
+
+
+def induct_script(job: EquivJob, matching: str = "equiv_simple -undef -seq 2") -> str:
     return "\n".join([
         f"read_rtlil {PREPARED}",
         f"equiv_make {job.golden_top} {job.contract.top} equiv",
         "hierarchy -top equiv",
-        "equiv_struct -icells",
-        "equiv_induct -undef -seq 2",
-        "equiv_status -assert",
-    ])
-
-
-def induct_script(job: EquivJob) -> str:
-    return "\n".join([
-        f"read_rtlil {PREPARED}",
-        f"equiv_make {job.golden_top} {job.contract.top} equiv",
-        "hierarchy -top equiv",
-        "equiv_simple -undef -seq 2",
+        matching,
         "equiv_induct -undef -seq 2",
         "equiv_status -assert",
     ])
@@ -252,7 +244,3 @@ def parse_trace(text: str, *, sequential: bool) -> tuple[dict[str, str], ...]:
         if name.startswith("in_"):
             steps.setdefault(step, {})[name[3:]] = bits
     return tuple(steps[s] for s in sorted(steps))
-
-
-def trace_inputs(trace: Sequence[dict[str, str]]) -> list[str]:
-    return sorted({name for vector in trace for name in vector})

@@ -104,23 +104,6 @@ def strong_result(verdict: Verdict) -> bool | None:
     return verdict.passed
 
 
-def contract_problem(contract: Contract, ports: tuple[Port, ...]) -> str | None:
-    """Why the golden top cannot be driven under the declared contract (a case error), or None."""
-    inputs = {p.name for p in ports if p.direction == "input"}
-    for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
-        if name is not None and name not in inputs:
-            return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
-    bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
-    if bidirectional:
-        return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
-    return None
-
-
-def contract_of(case: Case) -> str:
-    """The case's simulation contract in one line, for reports."""
-    return Contract.from_spec(typed_spec(case.oracle, RtlSpec)).describe()
-
-
 class RtlOracle:
     """Stage a bench, run the preflight and lint, then let the subclass judge."""
 
@@ -150,7 +133,7 @@ class RtlOracle:
         if isinstance(checked, Verdict):
             return checked
         start = time.monotonic()
-        verdict = self.judge(bench, checked[self.spec.top or ""], sandbox)
+        verdict = self.judge(bench, checked[self.spec.top], sandbox)
         durations[self.stage] = time.monotonic() - start
         return verdict
 
@@ -182,7 +165,7 @@ class RtlOracle:
 
     def lint_steps(self, bench: Bench) -> dict[str, str]:
         files = " ".join(shlex.quote(f) for f in bench.candidate)
-        top = shlex.quote(self.spec.top or "")
+        top = shlex.quote(self.spec.top)
         warnings = "".join(f" -Wwarn-{w}" for w in self.spec.lint_warn)
         warnings += "".join(f" -Wno-{w}" for w in self.spec.lint_waive)
         # `--cc` runs the checks of `--lint-only`, which insists on writing /dev/null (not writable in
@@ -220,7 +203,15 @@ class RtlOracle:
 
     def contract_problem(self, ports: tuple[Port, ...]) -> str | None:
         """Why the golden top cannot be judged by this oracle under its contract (a case error), or None."""
-        return contract_problem(self.contract, ports)
+        contract = self.contract
+        inputs = {p.name for p in ports if p.direction == "input"}
+        for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
+            if name is not None and name not in inputs:
+                return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
+        bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
+        if bidirectional:
+            return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
+        return None
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         return Verdict.ok("lint clean (verilator, iverilog); modules and ports match the interface",

@@ -36,9 +36,6 @@ class Port:
     direction: str
     width: int
 
-    def declaration(self) -> str:
-        return f"{self.direction} [{self.width - 1}:0] {self.name}"
-
 
 Interface = dict[str, tuple[Port, ...]]
 

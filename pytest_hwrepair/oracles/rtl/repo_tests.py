@@ -28,7 +28,17 @@ from ...repo.runner import feedback_text, repo_attempt
 from ...repo.schema import RepoTest
 from ...sandbox.base import Execution, Sandbox
 from ...verdict import Category, Verdict
-from ..base import Judge, Oracle, OracleContext, OracleKind, TreeAttempt, cached_text, content_hash, scratch_workspace
+from ..base import (
+    Judge,
+    Oracle,
+    OracleContext,
+    OracleKind,
+    TreeAttempt,
+    cached_text,
+    content_hash,
+    scratch_workspace,
+    write_files,
+)
 from .preflight import PreflightRejection, check_source_rules, strip_comments
 
 PASS_LINE, FAIL_PREFIX, TRACE_PREFIX = "TEST PASSED", "TEST FAILED", "TRACE "
@@ -159,13 +169,6 @@ def shadowing(design: Mapping[str, str], owned: Mapping[str, str], known: set[st
         if clash:
             return f"{path}: defines {clash[0]!r}, a unit of the harness-owned testbench; rename it in the design"
     return None
-
-
-def write_files(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
 
 def run_step(bench: Path, argv: str, timeout: float, sandbox: Sandbox, ctx: OracleContext) -> Execution:

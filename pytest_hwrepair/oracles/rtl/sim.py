@@ -192,13 +192,13 @@ def testbench(contract: Contract, ports: Sequence[Port], stimulus: str, *, total
 
   task drive;
     begin
-{_indent(stimulus, 6)}
+{indent(stimulus, 6)}
     end
   endtask
 
   task compare;
     begin
-{_indent(compare, 6)}
+{indent(compare, 6)}
     end
   endtask
 
@@ -237,7 +237,7 @@ def _compare_output(port: Port, offset: int) -> str:
             f'  failed = 1\'b1;\nend')
 
 
-def _indent(text: str, spaces: int) -> str:
+def indent(text: str, spaces: int) -> str:
     return "\n".join(" " * spaces + line if line else line for line in text.splitlines())
 
 
