@@ -171,7 +171,8 @@ def table_testbench(top: str, ports: tuple[Port, ...], table: Table, clock: str 
     for number, row in enumerate(table.rows):
         drive = [f"in_{p.name} = {_literal(p.width, row[index[p.name]] if p.name in index else 'x', zero)};"
                  for p in inputs]
-        checks = [_check(p, row[index[p.name]]) for p in outputs if p.name in index and row[index[p.name]] != "x"]
+        checks = [_check(p, row[index[p.name]]) for p in outputs
+                  if p.name in index and row[index[p.name]].lower() != "x"]
         rows.append(f"      {number}: begin {' '.join(drive)} #4; {' '.join(checks)} end")
     golden = ", ".join([*pins, *([connect] if connect else []), *(f".{p.name}(gold_{p.name})" for p in outputs)])
     candidate = ", ".join([*pins, *([connect] if connect else []), *(f".{p.name}(cand_{p.name})" for p in outputs)])

@@ -183,6 +183,14 @@ def test_tables_are_read_as_the_upstream_harness_reads_them() -> None:
         parse_table("a\n0x1f\n")
 
 
+def test_an_upper_case_x_in_an_output_column_is_not_compared() -> None:
+    from pytest_hwrepair.oracles.rtl.preflight import Port
+    from pytest_hwrepair.oracles.rtl.testbench import table_testbench
+    ports = (Port("a", "input", 4), Port("y", "output", 4))
+    tb = table_testbench("add", ports, parse_table("a,y\n1,X\n2,x\n3,4\n"), None, zero=False)
+    assert tb.count("HWREPAIR-MISMATCH") == 1 and "4'h4" in tb
+
+
 @pytest.mark.parametrize(("actual", "problem"), [
     ("time,q\n1,0\n2,1\n", None),
     ("time,q\n1,0\n2,1\n3,1\n", None),
