@@ -1,13 +1,7 @@
 #!/usr/bin/env python3
-"""Scale: collecting 10 000 items, and `hwrepair report` over 1 000 000 records.
+"""Scale: `hwrepair report` over 1 000 000 records.
 
-    python scripts/bench_scale.py collect [--cases 200 --bugs 10 --samples 5]
     python scripts/bench_scale.py report [--records 1000000]
-
-`collect` writes CASES small hls case files of BUGS bugs each into a temporary directory and times
-`pytest --collect-only` with `--hwrepair-samples SAMPLES` (cases x bugs x samples items), once with an empty
-cache directory, once with the cache the first run left, and once more without the pytest plugins of this
-checkout's test dependencies (hypothesis's), which a user's install of the harness does not have.
 
 `report` plants run directories of synthetic records and times `hwrepair report` on each, twice (the first
 read of a file just planted is slower), with its own peak RSS (os.wait4): RECORDS records at 10 samples per
@@ -28,31 +22,6 @@ from pathlib import Path
 
 from machine_speed import speed_line
 
-KERNEL = """#include <stdio.h>
-int main(void) {
-  int acc = 0;
-  for (int i = 0; i < 10; i++) {
-%s
-  }
-  printf("%%d\\n", acc);
-  return acc == %d ? 0 : 1;
-}
-"""
-
-
-def write_case(folder: Path, index: int, bugs: int) -> None:
-    folder.mkdir(parents=True)
-    lines = "\n".join(f"    acc += i * {n + 1};" for n in range(bugs))
-    expected = sum(range(10)) * sum(range(1, bugs + 1))
-    (folder / "k.c").write_text(KERNEL % (lines, expected), encoding="utf-8")
-    bug_tables = "".join(f'\n[[bug]]\nid = "ZERO-{n + 1:02d}"\ntype = "ZERO"\nfind = "acc += i * {n + 1};"\n'
-                         f'replace = "acc += i * {n + 2};"\n' for n in range(bugs))
-    (folder / "case.toml").write_text(
-        f'schema = 1\nid = "k{index:05d}"\ndomain = "hls"\nsuite = "scale"\ntitle = "synthetic kernel {index}"\n'
-        'sources = ["k.c"]\ntarget = "k.c"\n\n[oracle]\nkind = "exit-code"\n'
-        'build = "gcc -O0 -std=c99 k.c -o prog"\nrun = "./prog"\ntimeout = 5\n'
-        f'\n[strong_oracle]\nkind = "hls-diff"\nseeds = 1\n{bug_tables}', encoding="utf-8")
-
 
 def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -72,43 +41,6 @@ def timed(cmd: list[str], cwd: Path | None = None) -> tuple[float, int, subproce
     if proc.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd[:4])} ... exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     return wall, usage.ru_maxrss // 1024, proc
-
-
-def collect(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory(prefix="hwrepair-scale-") as tmp:
-        root = Path(tmp)
-        for i in range(args.cases):
-            write_case(root / "cases" / f"k{i:05d}", i, args.bugs)
-        cmd = [sys.executable, "-m", "pytest", "cases", "--collect-only", "-q", "-p", "no:cacheprovider",
-               "-p", "no:randomly", "--fixer=noop", "--hwrepair-samples", str(args.samples),
-               "--hwrepair-cache-dir", str(root / "cache"), "--hwrepair-run", str(root / "run")]
-        # This checkout's test dependencies add pytest plugins a user's install of the harness does not have:
-        # hypothesis's imports hypothesis as every run ends. The figure is given with and without them.
-        test_only = [arg for name in TEST_ONLY_PLUGINS if _installed(name) for arg in ("-p", f"no:{name}")]
-        plain = f"warm cache, without this checkout's test-only pytest plugins ({', '.join(TEST_ONLY_PLUGINS)})"
-        for label, extra in (("empty cache", []), ("warm cache", []), (plain, test_only)):
-            wall, rss, proc = timed(cmd + extra, cwd=root)
-            items = _collected(proc.stdout)
-            print(f"collect {items} items ({args.cases} cases x {args.bugs} bugs x {args.samples} samples), "
-                  f"{label}: {wall:.2f}s, peak RSS {rss} MiB ({load()})")
-    return 0
-
-
-TEST_ONLY_PLUGINS = ("hypothesispytest",)
-
-
-def _installed(plugin: str) -> bool:
-    from importlib.metadata import entry_points
-
-    return any(ep.name == plugin for ep in entry_points(group="pytest11"))
-
-
-def _collected(out: str) -> int:
-    for line in reversed(out.splitlines()):
-        words = line.split()
-        if words and words[0].isdigit() and ("tests" in line or "test" in line):
-            return int(words[0])
-    return out.count("case.toml::")
 
 
 def report(args: argparse.Namespace) -> int:
@@ -164,16 +96,12 @@ def plant(path: Path, count: int, per_bug: int = 10) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect")
-    c.add_argument("--cases", type=int, default=200)
-    c.add_argument("--bugs", type=int, default=10)
-    c.add_argument("--samples", type=int, default=5)
     r = sub.add_parser("report")
     r.add_argument("--records", type=int, default=1_000_000)
     r.add_argument("--bugs", type=int, default=5_000, help="the fixed bug count of the memory comparison")
     args = parser.parse_args()
     print(speed_line(), flush=True)
-    return collect(args) if args.command == "collect" else report(args)
+    return report(args)
 
 
 if __name__ == "__main__":
