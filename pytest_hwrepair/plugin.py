@@ -29,7 +29,7 @@ from .results.gates import annotate_junit, scope_problem
 from .run.runner import SampleResult, execute
 from .run.sample import Sample
 from .sandbox.base import Sandbox
-from .session import Run, prefetch_tool_versions
+from .session import Run
 from .settings import Settings, SettingsError, flag_of, parse_shard
 from .verdict import CaseError, HarnessError, Outcome
 from .workers import (
@@ -164,8 +164,6 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.name == "case.toml":
-        if getattr(parent.config, "workerinput", None) is None:
-            prefetch_tool_versions()  # run.json names them once the items are in: ask while collection goes on
         return CaseFile.from_parent(parent, path=file_path)
     return None
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import shutil
 import subprocess
-import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -124,36 +124,12 @@ def fixer_configs(fixers: Mapping[str, Fixer]) -> dict[str, Any]:
     return {label: {"name": f.name, **dict(f.config)} for label, f in fixers.items()}
 
 
-_versions_lock = threading.Lock()
-_versions: dict[str, str] | None = None
-
-
 def tool_versions() -> dict[str, str]:
     """The toolchains' versions for run.json, asked once per process (the tools do not change during a run)."""
-    global _versions
-    with _versions_lock:
-        if _versions is None:
-            _versions = _ask_tools()
-        return dict(_versions)
+    return dict(_ask_tools())
 
 
-_prefetched = False
-# Its own lock: the asking thread holds `_versions_lock` while the tools answer, and collection calls this for
-# every case file (waiting there cost a 10 000-item collection about 0.1 s).
-_prefetch_lock = threading.Lock()
-
-
-def prefetch_tool_versions() -> None:
-    """Ask the tools on a daemon thread, so the first run.json write does not wait for five subprocesses; once
-    per process, and never waiting for the tools."""
-    global _prefetched
-    with _prefetch_lock:
-        if _prefetched or _versions is not None:
-            return
-        _prefetched = True
-    threading.Thread(target=tool_versions, name="hwrepair-tool-versions", daemon=True).start()
-
-
+@functools.cache
 def _ask_tools() -> dict[str, str]:
     versions = {"hwrepair": __version__, "python": platform.python_version()}
     for tool, flag in TOOLS:
@@ -168,4 +144,4 @@ def _ask_tools() -> dict[str, str]:
     return versions
 
 
-__all__ = ["Run", "prefetch_tool_versions", "tool_versions"]
+__all__ = ["Run", "tool_versions"]
