@@ -6,7 +6,9 @@ import enum
 import re
 import shlex
 from dataclasses import dataclass, field
+from typing import Literal
 
+from ...cases.case import StrongSpec
 from ...sandbox.base import Limits, Sandbox
 from .bench import GOLDEN_PREFIX, Bench, Step, run_steps
 from .preflight import strip_comments
@@ -17,6 +19,17 @@ SHORT_DEPTH = 8
 _SEQ_ROW = re.compile(r"^\s*(\d+)\s+\\(\S+)\s+\S+\s+\S+\s+([01xz]+)\s*$")
 _COMB_ROW = re.compile(r"^\s*\\(\S+)\s+\S+\s+\S+\s+([01xz]+)\s*$")
 _SENSITIVITY = re.compile(r"\balways\s*@\s*\(([^)]*)\)")
+
+
+class RtlEquivTable(StrongSpec):
+    """The `[strong_oracle]` table of kind rtl-equiv.
+
+    `scope = "structural"` keeps Tier F to the induction after structural matching, for designs whose
+    signal-by-signal induction and bounded check do not fit any reasonable budget: a candidate it
+    cannot prove is undecided at once instead of running the slower checks to the timeout.
+    """
+
+    scope: Literal["full", "structural"] = "full"
 
 
 class EquivStatus(enum.StrEnum):

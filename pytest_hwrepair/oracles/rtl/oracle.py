@@ -23,15 +23,12 @@ from .bench import (
     GOLDEN_PREFIX,
     Bench,
     CandidateMissing,
-    declared_modules,
     linear,
     run_steps,
     stage_bench,
     verilator_command,
 )
-from .corners import corner_seeds, corner_stimulus, mixed_stimulus
-from .directed import directed_seeds, directed_stimulus
-from .equiv import EquivJob, EquivResult, EquivStatus, check_equivalence, unsupported_constructs
+from .equiv import EquivJob, EquivResult, EquivStatus, RtlEquivTable, check_equivalence, unsupported_constructs
 from .preflight import (
     Interface,
     Port,
@@ -47,14 +44,19 @@ from .sim import (
     SIMULATORS,
     Contract,
     Mismatch,
+    RtlSpec,
     SimResult,
+    corner_seeds,
+    corner_stimulus,
+    directed_seeds,
+    directed_stimulus,
+    mixed_stimulus,
     random_stimulus,
     replay_stimulus,
     simulate,
     testbench,
     verilog_literal,
 )
-from .spec import RtlEquivTable, RtlSpec
 
 DEFAULT_EQUIV_DEPTH = 32
 LINT_STEPS = ("verilator", "iverilog", "yosys")
@@ -112,7 +114,7 @@ class RtlOracle:
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, RtlSpec)
         self.contract = Contract.from_spec(self.spec)
-        self.modules = declared_modules(case)
+        self.modules = list(self.spec.modules) or [self.spec.top]
         self.timeout = self.spec.timeout
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
@@ -124,7 +126,7 @@ class RtlOracle:
 
     def _check(self, workspace: Path, root: Path, sandbox: Sandbox, durations: dict[str, float]) -> Verdict:
         try:
-            bench = stage_bench(self.case, workspace, root)
+            bench = stage_bench(self.case, self.modules, workspace, root)
         except CandidateMissing as exc:
             return _reject("files", str(exc))
         start = time.monotonic()

@@ -1,4 +1,28 @@
-"""Tier S: a generated testbench runs the golden and the candidate side by side and compares outputs."""
+"""Tier S: the rtl spec, its simulation contract, the stimuli, and a generated testbench that runs the golden
+and the candidate side by side and compares outputs.
+
+Each run is one testbench seed: random seeds 1, 2, ..., then corner runs -1, -2, ..., then directed
+run N as `DIRECTED_BASE + N`.
+
+A corner run feeds the input patterns seeded random stimuli almost never produce, in phases of `PHASE`
+cycles, each phase one pattern: all zeros, all ones, equal operands (inputs of the same width share one
+value, narrow select inputs sweep every value meanwhile), extremes (0, 1, the maximum, one less, the sign
+bit alone, the largest signed value), equal extremes, back-to-back (every one-bit input held at 1: valid,
+start, enable), idle (one-bit inputs held at 0), and plain random. Sequential designs also get the reset
+asserted mid-stream: outputs are not compared while it is held nor for `compare_from` cycles after its
+release, as after the first reset. Which pattern comes first depends on the corner run's number.
+
+A directed run (`oracle.stimuli`) reaches behaviour that needs a protocol: a processor needs legal
+instruction streams with dependent registers, a cache needs reuse of the same lines. Each file, in the
+case's own directory and never copied into a workspace, is the body of one more run's drive step. Its
+text goes into a named block (so it may open with its own `reg` and `integer` declarations, which keep
+their values from cycle to cycle) after the ordinary random drive of that run, so it overrides only the
+inputs it assigns. It may read `cycle` (counted from power-up; the reset is held for the declared cycles
+first), call `next_random` and read `rng` (seeded per run), and read the golden design's outputs
+`gold_<port>` as they stand after the previous clock edge, so it can answer requests as a memory or a
+peer would. The candidate's outputs are never visible to it. A file listed twice gives two runs with
+different random draws.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +30,17 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from pydantic import Field, field_validator
+
+from ...cases.case import OracleSpec, SpecModel, path_problem
 from ...sandbox.base import Execution, Limits, Sandbox
 from .bench import GOLDEN_PREFIX, Bench, Step, linear, run_steps
 from .preflight import Port
-from .spec import RtlSpec
 
+MAX_CYCLES = 1_000_000_000
+_WARNING_CLASS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 TB_TOP = "hwrepair_tb"
 VERILATOR_BUILD_TIMEOUT = 300.0
 SIMULATORS = ("iverilog", "verilator")
@@ -19,7 +48,56 @@ X_RULE = "a golden X or Z bit matches anything; a candidate X or Z bit where the
 _MISMATCH = re.compile(r"HWREPAIR-MISMATCH seed=(-?\d+) cycle=(-?\d+) output=(\S+) expected=([01xzXZ]+) "
                        r"actual=([01xzXZ]+)")
 _DONE = re.compile(r"HWREPAIR-DONE seed=(-?\d+)")
-DIRECTED_BASE = 1_000_000  # directed run N is testbench seed DIRECTED_BASE + N (random seeds stay far below)
+DIRECTED_BASE = 1_000_000  # random seeds stay far below
+PHASE = 16
+SWEEP_WIDTH = 4  # select inputs this narrow sweep all their values during an equal-operand phase
+RESET_EVERY = 6  # every sixth phase starts with the reset asserted again (sequential designs)
+MODES = ("random", "zeros", "ones", "equal", "extremes", "equal_extremes", "back_to_back", "idle")
+
+
+class Reset(SpecModel):
+    signal: str
+    active: Literal[0, 1] = 0
+    cycles: int = Field(2, ge=0, le=MAX_CYCLES)
+
+
+class RtlSpec(OracleSpec):
+    """`rtl-lint`, `rtl-sim`, `rtl-equiv`: the top module, its clock and reset, how long and on what to compare."""
+
+    top: str
+    modules: list[str] = []
+    clock: str | None = None
+    reset: Reset | None = None
+    compare_from: int = Field(0, ge=0, le=MAX_CYCLES)
+    cycles: int = Field(200, gt=0, le=MAX_CYCLES)
+    seeds: int = Field(10, gt=0, le=10_000)
+    corners: int = Field(2, ge=0, le=1000)
+    stimuli: list[str] = Field([], max_length=1000)
+    init: str = "reset"
+    # Verilator warning classes made fatal beyond its defaults (style classes such as BLKSEQ), and classes
+    # waived: a benchmark's published lint contract, or the warnings an upstream golden design itself raises.
+    lint_warn: list[str] = []
+    lint_waive: list[str] = []
+
+    @field_validator("stimuli")
+    @classmethod
+    def _stimuli_stay_inside(cls, stimuli: list[str]) -> list[str]:
+        for name in stimuli:
+            problem = path_problem(name)
+            if problem:
+                raise ValueError(f"stimuli: {name!r} {problem}")
+        return stimuli
+
+    @field_validator("lint_warn", "lint_waive")
+    @classmethod
+    def _warning_classes(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not _WARNING_CLASS.match(name):
+                raise ValueError(f"{name!r} is not a Verilator warning class (e.g. WIDTH, BLKSEQ)")
+        return names
+
+    def case_files(self, where: str) -> list[tuple[str, str]]:
+        return [(name, f"{where}.stimuli") for name in dict.fromkeys(self.stimuli)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +215,107 @@ def random_assign(port: Port) -> list[str]:
     return lines
 
 
+def corner_seeds(count: int) -> list[int]:
+    return [-n for n in range(1, count + 1)]
+
+
+def directed_seeds(count: int) -> list[int]:
+    return [DIRECTED_BASE + n for n in range(1, count + 1)]
+
+
+def extremes(width: int) -> list[str]:
+    """The extreme values of a width as Verilog literals, without repeats."""
+    top = (1 << width) - 1
+    values = [0, 1, top, top - 1, 1 << (width - 1), (1 << (width - 1)) - 1]
+    return [f"{width}'h{v:x}" for v in dict.fromkeys(values) if 0 <= v <= top]
+
+
+def _extreme_assign(target: str, width: int) -> list[str]:
+    options = extremes(width)
+    lines = ["next_random;", f"case (rng % {len(options)})"]
+    lines += [f"  {i}: {target} = {literal};" for i, literal in enumerate(options)]
+    lines += ["  default: ;", "endcase"]
+    return lines
+
+
+def _equal(inputs: Sequence[Port], *, extreme: bool) -> list[str]:
+    """Inputs of one width share a value; a lone narrow input sweeps; other lone inputs stay random."""
+    by_width: dict[int, list[Port]] = {}
+    for port in inputs:
+        by_width.setdefault(port.width, []).append(port)
+    lines: list[str] = []
+    for width, ports in sorted(by_width.items()):
+        first = ports[0]
+        if len(ports) == 1 and 1 < width <= SWEEP_WIDTH:
+            lines.append(f"in_{first.name} = corner_pos[{width - 1}:0];")
+            continue
+        if width == 1 and len(ports) == 1:
+            lines += random_assign(first)
+            continue
+        lines += _extreme_assign(f"in_{first.name}", width) if extreme else random_assign(first)
+        lines += [f"in_{p.name} = in_{first.name};" for p in ports[1:]]
+    return lines
+
+
+def _mode_body(mode: str, inputs: Sequence[Port]) -> list[str]:
+    if mode in ("equal", "equal_extremes"):
+        return _equal(inputs, extreme=mode == "equal_extremes")
+    lines: list[str] = []
+    for port in inputs:
+        target, width = f"in_{port.name}", port.width
+        if mode == "zeros" or (mode == "idle" and width == 1):
+            lines.append(f"{target} = {{{width}{{1'b0}}}};")
+        elif mode == "ones" or (mode == "back_to_back" and width == 1):
+            lines.append(f"{target} = {{{width}{{1'b1}}}};")
+        elif mode == "extremes":
+            lines += _extreme_assign(target, width)
+        else:
+            lines += random_assign(port)
+    return lines
+
+
+def corner_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
+    """Drive code for a corner run (the testbench's `seed` is negative)."""
+    lines = [f"corner_t = cycle - {contract.reset_cycles};",
+             f"corner_phase = corner_t < 0 ? 0 : corner_t / {PHASE};",
+             f"corner_pos = corner_t < 0 ? 0 : corner_t % {PHASE};",
+             f"corner_mode = (corner_phase + (-seed) - 1) % {len(MODES)};",
+             "case (corner_mode)"]
+    for index, mode in enumerate(MODES):
+        lines.append(f"  {index}: begin // {mode}")
+        lines += ["    " + line for line in _mode_body(mode, inputs) or [";"]]
+        lines.append("  end")
+    lines += ["  default: ;", "endcase"]
+    if contract.reset:
+        idle, active = 1 - contract.reset_active, contract.reset_active
+        lines += [
+            f"in_{contract.reset} = 1'b{idle};",
+            f"if (corner_t < 0) in_{contract.reset} = 1'b{active};",
+            f"else if (corner_phase % {RESET_EVERY} == {RESET_EVERY - 1} && corner_pos < "
+            f"{max(1, contract.reset_cycles)}) begin",
+            f"  in_{contract.reset} = 1'b{active};",
+            f"  hold = {contract.compare_from + 1};",
+            "end",
+        ]
+    return "\n".join(lines)
+
+
+def mixed_stimulus(random_code: str, corner_code: str) -> str:
+    """One drive task for both kinds of run: corner runs have negative seed numbers."""
+    return "\n".join(["if (seed < 0) begin", indent(corner_code, 2), "end else begin", indent(random_code, 2), "end"])
+
+
+def directed_stimulus(random_code: str, other_code: str, files: Sequence[str]) -> str:
+    """One drive task for every kind of run: directed runs first drive at random, then run their file."""
+    if not files:
+        return other_code
+    lines = [f"if (seed > {DIRECTED_BASE}) begin", indent(random_code, 2), f"  case (seed - {DIRECTED_BASE})"]
+    for number, text in enumerate(files, start=1):
+        lines += [f"    {number}: begin : directed_{number}", indent(text.rstrip("\n"), 6), "    end"]
+    lines += ["    default: ;", "  endcase", "end else begin", indent(other_code, 2), "end"]
+    return "\n".join(lines)
+
+
 def replay_stimulus(vectors: Sequence[dict[str, str]], driven: Sequence[Port]) -> str:
     """Drive code that applies one recorded input vector per cycle (a counterexample trace)."""
     names = {p.name: p for p in driven}
@@ -238,7 +417,7 @@ def _compare_output(port: Port, offset: int) -> str:
 
 
 def indent(text: str, spaces: int) -> str:
-    return "\n".join(" " * spaces + line if line else line for line in text.splitlines())
+    return "\n".join(" " * spaces + line if line.strip() else "" for line in text.splitlines())
 
 
 def build_command(simulator: str, sources: Sequence[str]) -> str:

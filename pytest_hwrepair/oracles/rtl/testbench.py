@@ -32,8 +32,7 @@ from ..base import OracleContext, OracleKind, typed_spec
 from .bench import Bench, linear, read_capped, run_steps
 from .oracle import RtlOracle, sim_verdict
 from .preflight import Port
-from .sim import TB_TOP, simulate
-from .spec import RtlSpec
+from .sim import TB_TOP, RtlSpec, simulate
 
 OUTPUT_CAP = 16 << 20
 TABLE_CELL = re.compile(r"^(?:[0-9]+|[xX])$")
