@@ -129,14 +129,12 @@ class Contract:
 
     def describe(self) -> str:
         clock = f"clock {self.clock}" if self.clock else "no clock (combinational)"
-        if self.reset:
-            reset = f"reset {self.reset}={self.reset_active} for {self.reset_cycles} cycles, then released"
-        else:
-            reset = "no reset"
+        reset = (f"reset {self.reset}={self.reset_active} for {self.reset_cycles} cycles, then released"
+                 if self.reset else "no reset")
         corners = f" + {self.corners} directed corner runs" if self.corners else ""
         if self.stimuli:
-            files = ", ".join(self.stimuli)
-            corners += f" + {len(self.stimuli)} directed runs from the case's stimulus files ({files})"
+            corners += (f" + {len(self.stimuli)} directed runs from the case's stimulus files "
+                        f"({', '.join(self.stimuli)})")
         return (f"top {self.top}; {clock}; {reset}; outputs compared every cycle from cycle {self.compare_from} "
                 f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds"
                 f"{corners}; X rule: {X_RULE}")
@@ -197,9 +195,8 @@ def random_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
     """Drive code: reset for the declared cycles, every other input from the seeded generator."""
     lines = []
     if contract.reset:
-        idle = 1 - contract.reset_active
         lines.append(f"in_{contract.reset} = (cycle < {contract.reset_cycles}) ? 1'b{contract.reset_active} "
-                     f": 1'b{idle};")
+                     f": 1'b{1 - contract.reset_active};")
     for port in inputs:
         lines += random_assign(port)
     return "\n".join(lines)
@@ -210,8 +207,7 @@ def random_assign(port: Port) -> list[str]:
     lines = []
     for low in range(0, port.width, 32):
         high = min(port.width, low + 32) - 1
-        lines.append("next_random;")
-        lines.append(f"in_{port.name}[{high}:{low}] = rng[{high - low}:0];")
+        lines += ["next_random;", f"in_{port.name}[{high}:{low}] = rng[{high - low}:0];"]
     return lines
 
 
@@ -420,44 +416,28 @@ def indent(text: str, spaces: int) -> str:
     return "\n".join(" " * spaces + line if line.strip() else "" for line in text.splitlines())
 
 
-def build_command(simulator: str, sources: Sequence[str]) -> str:
-    """The shell command that compiles golden + candidate + testbench into a runnable simulation."""
-    files = " ".join(shlex.quote(s) for s in sources)
-    if simulator == "iverilog":
-        return f"iverilog -g2012 -o sim.vvp -s {TB_TOP} {files}"
+def simulate(bench: Bench, sandbox: Sandbox, tb_text: str, seeds: Sequence[int], *, simulator: str,
+             timeout: float, limits: Limits) -> SimResult:
+    """Write the testbench, build it with golden and candidate, and run one fresh simulation per seed, stopping
+    after the first seed that reports a mismatch: one sandboxed script."""
+    (bench.root / "tb.v").write_text(tb_text, encoding="utf-8")
+    files = " ".join(shlex.quote(s) for s in [*bench.sources, "tb.v"])
     if simulator == "verilator":
         # Two-state: X and Z become 0, so the X rule cannot fire under Verilator.
-        return (f"verilator --binary -j 0 -Wno-fatal -Wno-lint -Wno-style --x-assign 0 --x-initial 0 "
-                f"--top-module {TB_TOP} -Mdir simobj -o sim {files}")
-    raise ValueError(f"simulator: {simulator!r} is not one of {', '.join(SIMULATORS)}")
-
-
-def run_command(simulator: str, seeds: Sequence[int]) -> str:
-    """One fresh simulation per seed, stopping after the first seed that reports a mismatch."""
-    binary = "vvp -n sim.vvp" if simulator == "iverilog" else "./simobj/sim"
-    seed_list = " ".join(str(s) for s in seeds)
-    return (f'for s in {seed_list}; do out=$({binary} +seed=$s 2>&1); rc=$?; printf "%s\\n" "$out"; '
-            f'[ $rc -eq 0 ] || exit $rc; case "$out" in *HWREPAIR-MISMATCH*) exit 0;; esac; done')
-
-
-def parse_run(log: str) -> tuple[Mismatch | None, tuple[int, ...]]:
-    """The first mismatch line and the seeds that completed, from the simulation's output."""
+        build = (f"verilator --binary -j 0 -Wno-fatal -Wno-lint -Wno-style --x-assign 0 --x-initial 0 "
+                 f"--top-module {TB_TOP} -Mdir simobj -o sim {files}")
+        binary, timeout = "./simobj/sim", max(timeout, VERILATOR_BUILD_TIMEOUT)
+    else:
+        build, binary = f"iverilog -g2012 -o sim.vvp -s {TB_TOP} {files}", "vvp -n sim.vvp"
+    steps = {"build": build, "run": f'for s in {" ".join(str(s) for s in seeds)}; do out=$({binary} +seed=$s 2>&1); '
+             f'rc=$?; printf "%s\\n" "$out"; [ $rc -eq 0 ] || exit $rc; case "$out" in *HWREPAIR-MISMATCH*) exit 0;; '
+             'esac; done'}
+    ex, ran = run_steps(bench, sandbox, steps, linear(["build", "run"]), timeout=timeout, limits=limits)
+    run = ran.get("run")
+    log = run.log if run else ""
     found = _MISMATCH.search(log)
     mismatch = None
     if found:
         seed, cycle, output, expected, actual = found.groups()
         mismatch = Mismatch(int(seed), int(cycle), output, verilog_literal(expected), verilog_literal(actual))
-    return mismatch, tuple(int(s) for s in _DONE.findall(log))
-
-
-def simulate(bench: Bench, sandbox: Sandbox, tb_text: str, seeds: Sequence[int], *, simulator: str,
-             timeout: float, limits: Limits) -> SimResult:
-    """Write the testbench, then build and run it in one sandboxed script."""
-    (bench.root / "tb.v").write_text(tb_text, encoding="utf-8")
-    steps = {"build": build_command(simulator, [*bench.sources, "tb.v"]), "run": run_command(simulator, seeds)}
-    if simulator == "verilator":
-        timeout = max(timeout, VERILATOR_BUILD_TIMEOUT)
-    ex, ran = run_steps(bench, sandbox, steps, linear(["build", "run"]), timeout=timeout, limits=limits)
-    build, run = ran.get("build"), ran.get("run")
-    mismatch, done = parse_run(run.log) if run else (None, ())
-    return SimResult(ex, build, run, mismatch, done)
+    return SimResult(ex, ran.get("build"), run, mismatch, tuple(int(s) for s in _DONE.findall(log)))
