@@ -123,8 +123,11 @@ class RtlOracle:
         durations: dict[str, float] = {}
         with scratch_workspace("hwrepair-rtl-") as root:
             verdict = self._check(workspace, root, sandbox, durations)
-        metrics = {"contract": self.contract.describe(), **verdict.metrics}
+        metrics = {"contract": self.describe(), **verdict.metrics}
         return verdict.with_metrics(**metrics).with_durations(durations)
+
+    def describe(self) -> str:
+        return self.contract.describe()
 
     def _check(self, workspace: Path, root: Path, sandbox: Sandbox, durations: dict[str, float]) -> Verdict:
         try:

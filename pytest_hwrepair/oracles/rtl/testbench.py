@@ -159,23 +159,19 @@ def table_testbench(top: str, ports: tuple[Port, ...], table: Table, clock: str 
 
     Without a clock (a combinational design) each row is one input vector.
     """
-    index = {name: i for i, name in enumerate(table.header)}
     inputs = [p for p in ports if p.direction == "input" and p.name != clock]
     outputs = [p for p in ports if p.direction == "output"]
     decls = [f"  reg [{p.width - 1}:0] in_{p.name};" for p in inputs]
     decls += [f"  wire [{p.width - 1}:0] gold_{p.name}, cand_{p.name};" for p in outputs]
-    connect = ", ".join(f".{p.name}(in_{p.name})" for p in inputs)
-    pins = [f".{clock}(clk)"] if clock else []
+    drives = [*([f".{clock}(clk)"] if clock else []), *(f".{p.name}(in_{p.name})" for p in inputs)]
     rows = []
     for number, row in enumerate(table.rows):
-        drive = [f"in_{p.name} = {_literal(p.width, row[index[p.name]] if p.name in index else 'x', zero)};"
-                 for p in inputs]
-        checks = [_check(p, row[index[p.name]]) for p in outputs
-                  if p.name in index and row[index[p.name]].lower() != "x"]
+        cells = dict(zip(table.header, row))
+        drive = [f"in_{p.name} = {_literal(p.width, cells.get(p.name, 'x'), zero)};" for p in inputs]
+        checks = [_check(p, cells[p.name]) for p in outputs if cells.get(p.name, "x").lower() != "x"]
         rows.append(f"      {number}: begin {' '.join(drive)} #4; {' '.join(checks)} end")
-    golden = ", ".join([*pins, *([connect] if connect else []), *(f".{p.name}(gold_{p.name})" for p in outputs)])
-    candidate = ", ".join([*pins, *([connect] if connect else []), *(f".{p.name}(cand_{p.name})" for p in outputs)])
-    body = "\n".join(rows)
+    golden, candidate = (", ".join([*drives, *(f".{p.name}({side}_{p.name})" for p in outputs)])
+                         for side in ("gold", "cand"))
     return f"""module {TB_TOP};
   integer cycle;
   reg clk;
@@ -190,7 +186,7 @@ def table_testbench(top: str, ports: tuple[Port, ...], table: Table, clock: str 
     failed = 1'b0;
     for (cycle = 0; cycle < {len(table.rows)} && !failed; cycle = cycle + 1) begin
       case (cycle)
-{body}
+{chr(10).join(rows)}
         default: #4;
       endcase
       #1 clk = 1'b1;
@@ -210,7 +206,7 @@ def _literal(width: int, cell: str, zero: bool) -> str:
 
 
 def _check(port: Port, cell: str) -> str:
-    value = f"{port.width}'h{int(cell) & ((1 << port.width) - 1):x}"
+    value = _literal(port.width, cell, zero=False)
     return (f'if ((^gold_{port.name}) !== 1\'bx && cand_{port.name} !== {value}) begin '
             f'$display("HWREPAIR-MISMATCH seed=1 cycle=%0d output={port.name} expected=%b actual=%b", cycle, '
             f'{value}, cand_{port.name}); failed = 1\'b1; end')
@@ -237,9 +233,6 @@ class RtlTbOracle(RtlOracle):
         where = tb.output or "standard output"
         return f"top {tb.top}; testbench {', '.join(tb.testbench)} under Icarus; its {where} must match " + \
             " and ".join(judged)
-
-    def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
-        return super().check(workspace, sandbox).with_metrics(contract=self.describe())
 
     def contract_problem(self, ports: tuple[Port, ...]) -> str | None:
         if self.tb.table:
@@ -295,10 +288,8 @@ class RtlTbOracle(RtlOracle):
         problem = self.output_problem(output)
         if problem:
             return Verdict.fail(Category.TEST_FAIL, problem, log_tail=run.tail() if run else "", metrics=metrics)
-        return Verdict.ok(f"the testbench output matches ({self.describe_judge()})", metrics=metrics)
-
-    def describe_judge(self) -> str:
-        return " and ".join(x for x in (self.tb.expected, self.tb.pass_regex and "pass regex") if x)
+        judged = " and ".join(x for x in (tb.expected, tb.pass_regex and "pass regex") if x)
+        return Verdict.ok(f"the testbench output matches ({judged})", metrics=metrics)
 
     def output_problem(self, output: str | None) -> str | None:
         tb = self.tb
