@@ -130,8 +130,7 @@ def equiv_status(verdict: Verdict) -> str | None:
 
 def strong_result(verdict: Verdict) -> bool | None:
     """A Tier F verdict as the `strong` record field: None when the check could not decide."""
-    status = equiv_status(verdict)
-    if status in (EquivStatus.UNSUPPORTED.value, EquivStatus.TIMEOUT.value):
+    if equiv_status(verdict) in (EquivStatus.UNSUPPORTED.value, EquivStatus.TIMEOUT.value):
         return None
     return verdict.passed
 
@@ -325,8 +324,7 @@ class RtlEquivOracle(RtlOracle):
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         for name, text in bench.texts.items():
-            reason = unsupported_constructs(name, text)
-            if reason is not None:
+            if (reason := unsupported_constructs(name, text)) is not None:
                 return equiv_verdict(EquivResult(EquivStatus.UNSUPPORTED, "preflight", reason))
         job = EquivJob(bench, self.contract, self.depth, self.equiv_timeout, self.ctx.limits, self.structural_only)
         result = check_equivalence(job, sandbox)
@@ -585,8 +583,7 @@ class RtlTbSpec(RtlSpec):
     @classmethod
     def _inside(cls, names: list[str]) -> list[str]:
         for name in names:
-            problem = path_problem(name)
-            if problem:
+            if problem := path_problem(name):
                 raise ValueError(f"{name!r} {problem}")
         return names
 
@@ -812,8 +809,7 @@ class RtlTbOracle(RtlOracle):
                                 log_tail=log, metrics=metrics)
         run = ran.get("run")
         output = (run.log if run else "") if tb.output is None else read_capped(bench.root, tb.output, OUTPUT_CAP)
-        problem = self.output_problem(output)
-        if problem:
+        if problem := self.output_problem(output):
             return Verdict.fail(Category.TEST_FAIL, problem, log_tail=run.tail() if run else "", metrics=metrics)
         judged = " and ".join(x for x in (tb.expected, tb.pass_regex and "pass regex") if x)
         return Verdict.ok(f"the testbench output matches ({judged})", metrics=metrics)
@@ -823,8 +819,7 @@ class RtlTbOracle(RtlOracle):
         if output is None:
             return f"the testbench wrote no {tb.output or 'output'}"
         if tb.expected:
-            problem = compare_outputs(self.case.files[tb.expected], output)
-            if problem:
+            if problem := compare_outputs(self.case.files[tb.expected], output):
                 return f"{tb.output or 'output'} differs from {tb.expected}: {problem}"
         if tb.pass_regex and not re.search(tb.pass_regex, output, re.MULTILINE):
             return f"the testbench output does not match {tb.pass_regex!r}: {_last_line(output)}"

@@ -64,13 +64,9 @@ def check_source_rules(name: str, text: str) -> None:
         if not match.group(0).startswith('"') and PRAGMA.search(match.group(0)):
             _reject("pragma", name, text, match.start(), "tool pragma in a comment")
     code = strip_comments(text)
-    checks: tuple[tuple[str, re.Pattern[str], str], ...] = (
-        ("attribute", _ATTRIBUTE, "synthesis attribute (* ... *)"),
-        ("escaped-identifier", _ESCAPED_IDENT, "escaped identifier"),
-    )
-    for rule, pattern, what in checks:
-        found = pattern.search(code)
-        if found:
+    for rule, pattern, what in (("attribute", _ATTRIBUTE, "synthesis attribute (* ... *)"),
+                                ("escaped-identifier", _ESCAPED_IDENT, "escaped identifier")):
+        if found := pattern.search(code):
             _reject(rule, name, text, found.start(), what)
     for match in _DIRECTIVE.finditer(code):
         if match.group(1) not in ALLOWED_DIRECTIVES:
@@ -80,11 +76,9 @@ def check_source_rules(name: str, text: str) -> None:
             _reject("system-task", name, text, match.start(), f"system task {match.group(0)} is not allowed "
                     f"(allowed: {', '.join(sorted(ALLOWED_SYSTEM_FUNCTIONS))})")
     for word in FORBIDDEN_KEYWORDS:
-        found = re.search(rf"(?<![\w$]){word}(?![\w$])", code)
-        if found:
+        if found := re.search(rf"(?<![\w$]){word}(?![\w$])", code):
             _reject(word, name, text, found.start(), f"`{word}` is not allowed in a repair")
-    found = _HIERARCHICAL.search(code)
-    if found:
+    if found := _HIERARCHICAL.search(code):
         _reject("hierarchical-reference", name, text, found.start(),
                 f"hierarchical reference {found.group(1)}.{found.group(2)}")
 

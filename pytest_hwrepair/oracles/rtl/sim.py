@@ -83,8 +83,7 @@ class RtlSpec(OracleSpec):
     @classmethod
     def _stimuli_stay_inside(cls, stimuli: list[str]) -> list[str]:
         for name in stimuli:
-            problem = path_problem(name)
-            if problem:
+            if problem := path_problem(name):
                 raise ValueError(f"stimuli: {name!r} {problem}")
         return stimuli
 
