@@ -759,14 +759,11 @@ class RtlTbOracle(RtlOracle):
             " and ".join(judged)
 
     def contract_problem(self, ports: tuple[Port, ...]) -> str | None:
-        if self.tb.table:
-            return super().contract_problem(ports)
-        return None  # the testbench drives the design itself, inout buses included
+        # Without a table the testbench drives the design itself, inout buses included.
+        return super().contract_problem(ports) if self.tb.table else None
 
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
-        if self.tb.table:
-            return self.judge_table(bench, ports, sandbox)
-        return self.judge_testbench(bench, sandbox)
+        return self.judge_table(bench, ports, sandbox) if self.tb.table else self.judge_testbench(bench, sandbox)
 
     def judge_table(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         tb = self.tb
@@ -818,17 +815,12 @@ class RtlTbOracle(RtlOracle):
         tb = self.tb
         if output is None:
             return f"the testbench wrote no {tb.output or 'output'}"
-        if tb.expected:
-            if problem := compare_outputs(self.case.files[tb.expected], output):
-                return f"{tb.output or 'output'} differs from {tb.expected}: {problem}"
+        if tb.expected and (problem := compare_outputs(self.case.files[tb.expected], output)):
+            return f"{tb.output or 'output'} differs from {tb.expected}: {problem}"
         if tb.pass_regex and not re.search(tb.pass_regex, output, re.MULTILINE):
-            return f"the testbench output does not match {tb.pass_regex!r}: {_last_line(output)}"
+            last = [line for line in output.splitlines() if line.strip()]
+            return f"the testbench output does not match {tb.pass_regex!r}: {last[-1][:200] if last else '(no output)'}"
         return None
-
-
-def _last_line(text: str) -> str:
-    found = [line for line in text.splitlines() if line.strip()]
-    return found[-1][:200] if found else "(no output)"
 
 
 RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
