@@ -679,10 +679,7 @@ def compare_outputs(expected: str, actual: str) -> str | None:
 
 
 def table_testbench(top: str, ports: tuple[Port, ...], table: Table, clock: str | None, zero: bool) -> str:
-    """A testbench replaying the table's rows into golden and candidate; mismatches in rtl-sim's format.
-
-    Without a clock (a combinational design) each row is one input vector.
-    """
+    """A testbench replaying the table's rows into golden and candidate; mismatches in rtl-sim's format."""
     inputs = [p for p in ports if p.direction == "input" and p.name != clock]
     outputs = [p for p in ports if p.direction == "output"]
     decls = [f"  reg [{p.width - 1}:0] in_{p.name};" for p in inputs]

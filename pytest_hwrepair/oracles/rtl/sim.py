@@ -8,19 +8,18 @@ A corner run feeds the input patterns seeded random stimuli almost never produce
 cycles, each phase one pattern: all zeros, all ones, equal operands (inputs of the same width share one
 value, narrow select inputs sweep every value meanwhile), extremes (0, 1, the maximum, one less, the sign
 bit alone, the largest signed value), equal extremes, back-to-back (every one-bit input held at 1: valid,
-start, enable), idle (one-bit inputs held at 0), and plain random. Sequential designs also get the reset
-asserted mid-stream: outputs are not compared while it is held nor for `compare_from` cycles after its
-release, as after the first reset. Which pattern comes first depends on the corner run's number.
+start, enable), idle (one-bit inputs held at 0), and plain random; the run's number picks the first.
+Sequential designs also get the reset asserted mid-stream: outputs are not compared while it is held nor
+for `compare_from` cycles after its release, as after the first reset.
 
 A directed run (`oracle.stimuli`) reaches behaviour that needs a protocol: a processor needs legal
-instruction streams with dependent registers, a cache needs reuse of the same lines. Each file, in the
-case's own directory and never copied into a workspace, is the body of one more run's drive step. Its
-text goes into a named block (so it may open with its own `reg` and `integer` declarations, which keep
-their values from cycle to cycle) after the ordinary random drive of that run, so it overrides only the
-inputs it assigns. It may read `cycle` (counted from power-up; the reset is held for the declared cycles
-first), call `next_random` and read `rng` (seeded per run), and read the golden design's outputs
-`gold_<port>` as they stand after the previous clock edge, so it can answer requests as a memory or a
-peer would. The candidate's outputs are never visible to it. A file listed twice gives two runs with
+instruction streams with dependent registers, a cache needs reuse of the same lines. Each file, a case
+file never copied into a workspace, goes into a named block of one run's drive step (so it may open with
+its own `reg` and `integer` declarations, which keep their values from cycle to cycle) after the run's
+random drive, so it overrides only the inputs it assigns. It may read `cycle` (counted from power-up; the
+reset is held for the declared cycles first), call `next_random` and read `rng` (seeded per run), and read
+the golden design's outputs `gold_<port>` as they stand after the previous clock edge, so it can answer
+requests as a memory or a peer would; never the candidate's. A file listed twice gives two runs with
 different random draws.
 """
 
