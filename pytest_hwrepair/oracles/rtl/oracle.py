@@ -480,7 +480,6 @@ step struct
 """
 
 
-
 def check_equivalence(job: EquivJob, sandbox: Sandbox) -> EquivResult:
     """Prove, refute (bounded) or give up, within the job's time budget."""
     steps = {}
@@ -540,10 +539,8 @@ def _solved(step: Step, method: str, *, sequential: bool, depth: int, proved: Eq
 
 
 def _first_error(log: str) -> str:
-    for line in log.splitlines():
-        if line.startswith("ERROR"):
-            return line.strip()
-    return "yosys failed without an error message"
+    return next((line.strip() for line in log.splitlines() if line.startswith("ERROR")),
+                "yosys failed without an error message")
 
 
 def parse_trace(text: str, *, sequential: bool) -> tuple[dict[str, str], ...]:
@@ -626,13 +623,8 @@ class TableError(ValueError):
 
 def parse_csv_line(line: str) -> list[str]:
     """Cells with surrounding spaces and quotes removed (the upstream tables' own reading)."""
-    cells = []
-    for cell in line.split(","):
-        cell = cell.strip()
-        if len(cell) > 1 and cell[0] == cell[-1] == '"':
-            cell = cell[1:-1].strip()
-        cells.append(cell)
-    return cells
+    cells = [cell.strip() for cell in line.split(",")]
+    return [c[1:-1].strip() if len(c) > 1 and c[0] == c[-1] == '"' else c for c in cells]
 
 
 def parse_table(text: str) -> Table:
@@ -650,8 +642,7 @@ def parse_table(text: str) -> Table:
             cells = cells[:-1]
         if len(cells) != len(header):
             raise TableError(f"line {number} has {len(cells)} cells, the header {len(header)}")
-        bad = next((c for c in cells if not TABLE_CELL.match(c)), None)
-        if bad is not None:
+        if (bad := next((c for c in cells if not TABLE_CELL.match(c)), None)) is not None:
             raise TableError(f"line {number}: cell {bad!r} is neither a decimal number nor x")
         rows.append(tuple(cells))
     return Table(tuple(header), tuple(rows))
