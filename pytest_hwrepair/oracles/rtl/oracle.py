@@ -92,7 +92,6 @@ BENCH_NAMES = frozenset({"golden.v", "cand", "tb", "tb.vvp", ".steps", "ports.ys
                          "lint.vvp", "sim.vvp", "simobj"})
 
 
-
 def _read_ports(root: Path) -> str | None:
     """yosys's interface dump, written by a sandboxed step: read without following links, capped (None when it
     is over the cap: a dump cut short could hide a port)."""
