@@ -18,7 +18,7 @@ BUILTIN_MODULES: dict[str, tuple[str, str]] = {
     "rtl-lint": ("rtl.oracle", "RTL_LINT"), "rtl-sim": ("rtl.oracle", "RTL_SIM"),
     "rtl-equiv": ("rtl.oracle", "RTL_EQUIV"),
     "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.diff", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
-    "rtl-repo": ("rtl.repo_tests", "RTL_REPO"), "rtl-tb": ("rtl.testbench", "RTL_TB"),
+    "rtl-repo": ("rtl.repo_tests", "RTL_REPO"), "rtl-tb": ("rtl.oracle", "RTL_TB"),
 }
 
 

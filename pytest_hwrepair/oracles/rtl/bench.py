@@ -11,7 +11,6 @@ from ...cases.case import Case
 from ...sandbox.base import Execution, Limits, Sandbox
 from ...sandbox.untrusted import UntrustedFileError, read_untrusted, truncation_marker
 from .preflight import rename_modules
-from .spec import RtlSpec
 
 GOLDEN_PREFIX = "golden_"
 VERILOG_SUFFIXES = (".v", ".sv", ".vh", ".svh")
@@ -57,20 +56,9 @@ class CandidateMissing(Exception):
     """A source file the case declares is not in the workspace."""
 
 
-def verilog_sources(case: Case) -> list[str]:
-    return [n for n in case.model.sources if n.endswith(VERILOG_SUFFIXES)]
-
-
-def declared_modules(case: Case) -> list[str]:
-    spec = case.oracle
-    assert isinstance(spec, RtlSpec)
-    return list(spec.modules) or [spec.top]
-
-
-def stage_bench(case: Case, workspace: Path, root: Path) -> Bench:
-    """Write the renamed golden design and copy the candidate's sources into the bench."""
-    names = verilog_sources(case)
-    modules = declared_modules(case)
+def stage_bench(case: Case, modules: list[str], workspace: Path, root: Path) -> Bench:
+    """Write the golden design, its declared modules renamed, and copy the candidate's sources into the bench."""
+    names = [n for n in case.model.sources if n.endswith(VERILOG_SUFFIXES)]
     golden = "\n".join(rename_modules(case.files[n], modules, GOLDEN_PREFIX) for n in names)
     (root / "golden.v").write_text(golden, encoding="utf-8")
     texts: dict[str, str] = {}
@@ -83,14 +71,6 @@ def stage_bench(case: Case, workspace: Path, root: Path) -> Bench:
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(texts[name], encoding="utf-8")
     return Bench(root, tuple(f"cand/{n}" for n in names), texts)
-
-
-def verilator_command() -> str:
-    """The Verilator binary itself where installed (the wrapper script costs a second per call).
-
-    Resolved inside the sandbox, whose toolchain may differ from this machine's.
-    """
-    return '"$(command -v verilator_bin || command -v verilator)"'
 
 
 def linear(names: Sequence[str]) -> str:

@@ -64,43 +64,21 @@ def check_source_rules(name: str, text: str) -> None:
         if not match.group(0).startswith('"') and PRAGMA.search(match.group(0)):
             _reject("pragma", name, text, match.start(), "tool pragma in a comment")
     code = strip_comments(text)
-    checks: tuple[tuple[str, re.Pattern[str], str], ...] = (
-        ("attribute", _ATTRIBUTE, "synthesis attribute (* ... *)"),
-        ("escaped-identifier", _ESCAPED_IDENT, "escaped identifier"),
-    )
-    for rule, pattern, what in checks:
-        found = pattern.search(code)
-        if found:
+    for rule, pattern, what in (("attribute", _ATTRIBUTE, "synthesis attribute (* ... *)"),
+                                ("escaped-identifier", _ESCAPED_IDENT, "escaped identifier")):
+        if found := pattern.search(code):
             _reject(rule, name, text, found.start(), what)
-    _check_directives(name, text, code)
-    _check_system_calls(name, text, code)
-    _check_keywords(name, text, code)
-    _check_hierarchical(name, text, code)
-
-
-def _check_directives(name: str, text: str, code: str) -> None:
     for match in _DIRECTIVE.finditer(code):
         if match.group(1) not in ALLOWED_DIRECTIVES:
             _reject("preprocessor", name, text, match.start(), f"compiler directive `{match.group(1)}")
-
-
-def _check_system_calls(name: str, text: str, code: str) -> None:
     for match in _SYSTEM_CALL.finditer(code):
         if match.group(0) not in ALLOWED_SYSTEM_FUNCTIONS:
             _reject("system-task", name, text, match.start(), f"system task {match.group(0)} is not allowed "
                     f"(allowed: {', '.join(sorted(ALLOWED_SYSTEM_FUNCTIONS))})")
-
-
-def _check_keywords(name: str, text: str, code: str) -> None:
     for word in FORBIDDEN_KEYWORDS:
-        found = re.search(rf"(?<![\w$]){word}(?![\w$])", code)
-        if found:
+        if found := re.search(rf"(?<![\w$]){word}(?![\w$])", code):
             _reject(word, name, text, found.start(), f"`{word}` is not allowed in a repair")
-
-
-def _check_hierarchical(name: str, text: str, code: str) -> None:
-    found = _HIERARCHICAL.search(code)
-    if found:
+    if found := _HIERARCHICAL.search(code):
         _reject("hierarchical-reference", name, text, found.start(),
                 f"hierarchical reference {found.group(1)}.{found.group(2)}")
 
@@ -115,14 +93,11 @@ def check_module_set(found: list[str], declared: list[str]) -> None:
     dupes = sorted({m for m in found if found.count(m) > 1})
     if dupes:
         raise PreflightRejection("module-set", f"module {dupes[0]} is defined more than once")
-    extra = sorted(set(found) - set(declared))
-    missing = sorted(set(declared) - set(found))
-    if extra:
-        raise PreflightRejection("module-set", f"module {extra[0]} is not part of the design "
-                                 f"(expected exactly: {', '.join(declared)})")
-    if missing:
-        raise PreflightRejection("module-set", f"module {missing[0]} is missing "
-                                 f"(expected exactly: {', '.join(declared)})")
+    for names, what in ((set(found) - set(declared), "is not part of the design"),
+                        (set(declared) - set(found), "is missing")):
+        if names:
+            raise PreflightRejection("module-set", f"module {min(names)} {what} "
+                                     f"(expected exactly: {', '.join(declared)})")
 
 
 def parse_interface(rtlil: str) -> Interface:
@@ -152,12 +127,10 @@ def compare_interfaces(golden: Interface, candidate: Interface, modules: list[st
             other = got.get(pname)
             if other is None:
                 raise PreflightRejection("ports", f"module {module}: port {pname} is missing")
-            if other.direction != port.direction:
-                raise PreflightRejection("ports", f"module {module}: port {pname} is {other.direction}, "
-                                         f"the interface says {port.direction}")
-            if other.width != port.width:
-                raise PreflightRejection("ports", f"module {module}: port {pname} is {other.width} bits wide, "
-                                         f"the interface says {port.width}")
+            for have, says, unit in ((other.direction, port.direction, ""), (other.width, port.width, " bits wide")):
+                if have != says:
+                    raise PreflightRejection("ports", f"module {module}: port {pname} is {have}{unit}, "
+                                             f"the interface says {says}")
         extra = sorted(set(got) - set(want))
         if extra:
             raise PreflightRejection("ports", f"module {module}: port {extra[0]} is not in the interface")

@@ -112,8 +112,7 @@ class RepoOracle:
             if is_hdl(path):
                 check_source_rules(path, design[path])
         owned = {p: t for p, t in self.repo.tree.items() if self.repo.is_testbench(p)}
-        problem = shadowing(design, owned, known)
-        if problem:
+        if problem := shadowing(design, owned, known):
             raise PreflightRejection("shadows-testbench", problem)
         write_files(bench, {**design, **owned})
 

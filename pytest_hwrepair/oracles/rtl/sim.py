@@ -1,4 +1,27 @@
-"""Tier S: a generated testbench runs the golden and the candidate side by side and compares outputs."""
+"""Tier S: the rtl spec, its simulation contract, the stimuli, and a generated testbench that runs the golden
+and the candidate side by side and compares outputs.
+
+Each run is one testbench seed: random seeds 1, 2, ..., then corner runs -1, -2, ..., then directed
+run N as `DIRECTED_BASE + N`.
+
+A corner run feeds the input patterns seeded random stimuli almost never produce, in phases of `PHASE`
+cycles, each phase one pattern: all zeros, all ones, equal operands (inputs of the same width share one
+value, narrow select inputs sweep every value meanwhile), extremes (0, 1, the maximum, one less, the sign
+bit alone, the largest signed value), equal extremes, back-to-back (every one-bit input held at 1: valid,
+start, enable), idle (one-bit inputs held at 0), and plain random; the run's number picks the first.
+Sequential designs also get the reset asserted mid-stream: outputs are not compared while it is held nor
+for `compare_from` cycles after its release, as after the first reset.
+
+A directed run (`oracle.stimuli`) reaches behaviour that needs a protocol: a processor needs legal
+instruction streams with dependent registers, a cache needs reuse of the same lines. Each file, a case
+file never copied into a workspace, goes into a named block of one run's drive step (so it may open with
+its own `reg` and `integer` declarations, which keep their values from cycle to cycle) after the run's
+random drive, so it overrides only the inputs it assigns. It may read `cycle` (counted from power-up; the
+reset is held for the declared cycles first), call `next_random` and read `rng` (seeded per run), and read
+the golden design's outputs `gold_<port>` as they stand after the previous clock edge, so it can answer
+requests as a memory or a peer would; never the candidate's. A file listed twice gives two runs with
+different random draws.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +29,17 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from pydantic import Field, field_validator
+
+from ...cases.case import OracleSpec, SpecModel, path_problem
 from ...sandbox.base import Execution, Limits, Sandbox
 from .bench import GOLDEN_PREFIX, Bench, Step, linear, run_steps
 from .preflight import Port
-from .spec import RtlSpec
 
+MAX_CYCLES = 1_000_000_000
+_WARNING_CLASS = re.compile(r"^[A-Z][A-Z0-9_]*$")
 TB_TOP = "hwrepair_tb"
 VERILATOR_BUILD_TIMEOUT = 300.0
 SIMULATORS = ("iverilog", "verilator")
@@ -19,7 +47,55 @@ X_RULE = "a golden X or Z bit matches anything; a candidate X or Z bit where the
 _MISMATCH = re.compile(r"HWREPAIR-MISMATCH seed=(-?\d+) cycle=(-?\d+) output=(\S+) expected=([01xzXZ]+) "
                        r"actual=([01xzXZ]+)")
 _DONE = re.compile(r"HWREPAIR-DONE seed=(-?\d+)")
-DIRECTED_BASE = 1_000_000  # directed run N is testbench seed DIRECTED_BASE + N (random seeds stay far below)
+DIRECTED_BASE = 1_000_000  # random seeds stay far below
+PHASE = 16
+SWEEP_WIDTH = 4  # select inputs this narrow sweep all their values during an equal-operand phase
+RESET_EVERY = 6  # every sixth phase starts with the reset asserted again (sequential designs)
+MODES = ("random", "zeros", "ones", "equal", "extremes", "equal_extremes", "back_to_back", "idle")
+
+
+class Reset(SpecModel):
+    signal: str
+    active: Literal[0, 1] = 0
+    cycles: int = Field(2, ge=0, le=MAX_CYCLES)
+
+
+class RtlSpec(OracleSpec):
+    """`rtl-lint`, `rtl-sim`, `rtl-equiv`: the top module, its clock and reset, how long and on what to compare."""
+
+    top: str
+    modules: list[str] = []
+    clock: str | None = None
+    reset: Reset | None = None
+    compare_from: int = Field(0, ge=0, le=MAX_CYCLES)
+    cycles: int = Field(200, gt=0, le=MAX_CYCLES)
+    seeds: int = Field(10, gt=0, le=10_000)
+    corners: int = Field(2, ge=0, le=1000)
+    stimuli: list[str] = Field([], max_length=1000)
+    init: str = "reset"
+    # Verilator warning classes made fatal beyond its defaults (style classes such as BLKSEQ), and classes
+    # waived: a benchmark's published lint contract, or the warnings an upstream golden design itself raises.
+    lint_warn: list[str] = []
+    lint_waive: list[str] = []
+
+    @field_validator("stimuli")
+    @classmethod
+    def _stimuli_stay_inside(cls, stimuli: list[str]) -> list[str]:
+        for name in stimuli:
+            if problem := path_problem(name):
+                raise ValueError(f"stimuli: {name!r} {problem}")
+        return stimuli
+
+    @field_validator("lint_warn", "lint_waive")
+    @classmethod
+    def _warning_classes(cls, names: list[str]) -> list[str]:
+        for name in names:
+            if not _WARNING_CLASS.match(name):
+                raise ValueError(f"{name!r} is not a Verilator warning class (e.g. WIDTH, BLKSEQ)")
+        return names
+
+    def case_files(self, where: str) -> list[tuple[str, str]]:
+        return [(name, f"{where}.stimuli") for name in dict.fromkeys(self.stimuli)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +127,12 @@ class Contract:
 
     def describe(self) -> str:
         clock = f"clock {self.clock}" if self.clock else "no clock (combinational)"
-        if self.reset:
-            reset = f"reset {self.reset}={self.reset_active} for {self.reset_cycles} cycles, then released"
-        else:
-            reset = "no reset"
+        reset = (f"reset {self.reset}={self.reset_active} for {self.reset_cycles} cycles, then released"
+                 if self.reset else "no reset")
         corners = f" + {self.corners} directed corner runs" if self.corners else ""
         if self.stimuli:
-            files = ", ".join(self.stimuli)
-            corners += f" + {len(self.stimuli)} directed runs from the case's stimulus files ({files})"
+            corners += (f" + {len(self.stimuli)} directed runs from the case's stimulus files "
+                        f"({', '.join(self.stimuli)})")
         return (f"top {self.top}; {clock}; {reset}; outputs compared every cycle from cycle {self.compare_from} "
                 f"(cycles count from reset release); {self.cycles} cycles x {self.seeds} seeds"
                 f"{corners}; X rule: {X_RULE}")
@@ -119,9 +193,8 @@ def random_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
     """Drive code: reset for the declared cycles, every other input from the seeded generator."""
     lines = []
     if contract.reset:
-        idle = 1 - contract.reset_active
         lines.append(f"in_{contract.reset} = (cycle < {contract.reset_cycles}) ? 1'b{contract.reset_active} "
-                     f": 1'b{idle};")
+                     f": 1'b{1 - contract.reset_active};")
     for port in inputs:
         lines += random_assign(port)
     return "\n".join(lines)
@@ -132,9 +205,109 @@ def random_assign(port: Port) -> list[str]:
     lines = []
     for low in range(0, port.width, 32):
         high = min(port.width, low + 32) - 1
-        lines.append("next_random;")
-        lines.append(f"in_{port.name}[{high}:{low}] = rng[{high - low}:0];")
+        lines += ["next_random;", f"in_{port.name}[{high}:{low}] = rng[{high - low}:0];"]
     return lines
+
+
+def corner_seeds(count: int) -> list[int]:
+    return [-n for n in range(1, count + 1)]
+
+
+def directed_seeds(count: int) -> list[int]:
+    return [DIRECTED_BASE + n for n in range(1, count + 1)]
+
+
+def extremes(width: int) -> list[str]:
+    """The extreme values of a width as Verilog literals, without repeats."""
+    top = (1 << width) - 1
+    values = [0, 1, top, top - 1, 1 << (width - 1), (1 << (width - 1)) - 1]
+    return [f"{width}'h{v:x}" for v in dict.fromkeys(values) if 0 <= v <= top]
+
+
+def _extreme_assign(target: str, width: int) -> list[str]:
+    options = extremes(width)
+    lines = ["next_random;", f"case (rng % {len(options)})"]
+    lines += [f"  {i}: {target} = {literal};" for i, literal in enumerate(options)]
+    lines += ["  default: ;", "endcase"]
+    return lines
+
+
+def _equal(inputs: Sequence[Port], *, extreme: bool) -> list[str]:
+    """Inputs of one width share a value; a lone narrow input sweeps; other lone inputs stay random."""
+    by_width: dict[int, list[Port]] = {}
+    for port in inputs:
+        by_width.setdefault(port.width, []).append(port)
+    lines: list[str] = []
+    for width, ports in sorted(by_width.items()):
+        first = ports[0]
+        if len(ports) == 1 and 1 < width <= SWEEP_WIDTH:
+            lines.append(f"in_{first.name} = corner_pos[{width - 1}:0];")
+            continue
+        if width == 1 and len(ports) == 1:
+            lines += random_assign(first)
+            continue
+        lines += _extreme_assign(f"in_{first.name}", width) if extreme else random_assign(first)
+        lines += [f"in_{p.name} = in_{first.name};" for p in ports[1:]]
+    return lines
+
+
+def _mode_body(mode: str, inputs: Sequence[Port]) -> list[str]:
+    if mode in ("equal", "equal_extremes"):
+        return _equal(inputs, extreme=mode == "equal_extremes")
+    lines: list[str] = []
+    for port in inputs:
+        target, width = f"in_{port.name}", port.width
+        if mode == "zeros" or (mode == "idle" and width == 1):
+            lines.append(f"{target} = {{{width}{{1'b0}}}};")
+        elif mode == "ones" or (mode == "back_to_back" and width == 1):
+            lines.append(f"{target} = {{{width}{{1'b1}}}};")
+        elif mode == "extremes":
+            lines += _extreme_assign(target, width)
+        else:
+            lines += random_assign(port)
+    return lines
+
+
+def corner_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
+    """Drive code for a corner run (the testbench's `seed` is negative)."""
+    lines = [f"corner_t = cycle - {contract.reset_cycles};",
+             f"corner_phase = corner_t < 0 ? 0 : corner_t / {PHASE};",
+             f"corner_pos = corner_t < 0 ? 0 : corner_t % {PHASE};",
+             f"corner_mode = (corner_phase + (-seed) - 1) % {len(MODES)};",
+             "case (corner_mode)"]
+    for index, mode in enumerate(MODES):
+        lines.append(f"  {index}: begin // {mode}")
+        lines += ["    " + line for line in _mode_body(mode, inputs) or [";"]]
+        lines.append("  end")
+    lines += ["  default: ;", "endcase"]
+    if contract.reset:
+        idle, active = 1 - contract.reset_active, contract.reset_active
+        lines += [
+            f"in_{contract.reset} = 1'b{idle};",
+            f"if (corner_t < 0) in_{contract.reset} = 1'b{active};",
+            f"else if (corner_phase % {RESET_EVERY} == {RESET_EVERY - 1} && corner_pos < "
+            f"{max(1, contract.reset_cycles)}) begin",
+            f"  in_{contract.reset} = 1'b{active};",
+            f"  hold = {contract.compare_from + 1};",
+            "end",
+        ]
+    return "\n".join(lines)
+
+
+def mixed_stimulus(random_code: str, corner_code: str) -> str:
+    """One drive task for both kinds of run: corner runs have negative seed numbers."""
+    return "\n".join(["if (seed < 0) begin", indent(corner_code, 2), "end else begin", indent(random_code, 2), "end"])
+
+
+def directed_stimulus(random_code: str, other_code: str, files: Sequence[str]) -> str:
+    """One drive task for every kind of run: directed runs first drive at random, then run their file."""
+    if not files:
+        return other_code
+    lines = [f"if (seed > {DIRECTED_BASE}) begin", indent(random_code, 2), f"  case (seed - {DIRECTED_BASE})"]
+    for number, text in enumerate(files, start=1):
+        lines += [f"    {number}: begin : directed_{number}", indent(text.rstrip("\n"), 6), "    end"]
+    lines += ["    default: ;", "  endcase", "end else begin", indent(other_code, 2), "end"]
+    return "\n".join(lines)
 
 
 def replay_stimulus(vectors: Sequence[dict[str, str]], driven: Sequence[Port]) -> str:
@@ -238,47 +411,31 @@ def _compare_output(port: Port, offset: int) -> str:
 
 
 def indent(text: str, spaces: int) -> str:
-    return "\n".join(" " * spaces + line if line else line for line in text.splitlines())
+    return "\n".join(" " * spaces + line if line.strip() else "" for line in text.splitlines())
 
 
-def build_command(simulator: str, sources: Sequence[str]) -> str:
-    """The shell command that compiles golden + candidate + testbench into a runnable simulation."""
-    files = " ".join(shlex.quote(s) for s in sources)
-    if simulator == "iverilog":
-        return f"iverilog -g2012 -o sim.vvp -s {TB_TOP} {files}"
+def simulate(bench: Bench, sandbox: Sandbox, tb_text: str, seeds: Sequence[int], *, simulator: str,
+             timeout: float, limits: Limits) -> SimResult:
+    """Write the testbench, build it with golden and candidate, and run one fresh simulation per seed, stopping
+    after the first seed that reports a mismatch: one sandboxed script."""
+    (bench.root / "tb.v").write_text(tb_text, encoding="utf-8")
+    files = " ".join(shlex.quote(s) for s in [*bench.sources, "tb.v"])
     if simulator == "verilator":
         # Two-state: X and Z become 0, so the X rule cannot fire under Verilator.
-        return (f"verilator --binary -j 0 -Wno-fatal -Wno-lint -Wno-style --x-assign 0 --x-initial 0 "
-                f"--top-module {TB_TOP} -Mdir simobj -o sim {files}")
-    raise ValueError(f"simulator: {simulator!r} is not one of {', '.join(SIMULATORS)}")
-
-
-def run_command(simulator: str, seeds: Sequence[int]) -> str:
-    """One fresh simulation per seed, stopping after the first seed that reports a mismatch."""
-    binary = "vvp -n sim.vvp" if simulator == "iverilog" else "./simobj/sim"
-    seed_list = " ".join(str(s) for s in seeds)
-    return (f'for s in {seed_list}; do out=$({binary} +seed=$s 2>&1); rc=$?; printf "%s\\n" "$out"; '
-            f'[ $rc -eq 0 ] || exit $rc; case "$out" in *HWREPAIR-MISMATCH*) exit 0;; esac; done')
-
-
-def parse_run(log: str) -> tuple[Mismatch | None, tuple[int, ...]]:
-    """The first mismatch line and the seeds that completed, from the simulation's output."""
+        build = (f"verilator --binary -j 0 -Wno-fatal -Wno-lint -Wno-style --x-assign 0 --x-initial 0 "
+                 f"--top-module {TB_TOP} -Mdir simobj -o sim {files}")
+        binary, timeout = "./simobj/sim", max(timeout, VERILATOR_BUILD_TIMEOUT)
+    else:
+        build, binary = f"iverilog -g2012 -o sim.vvp -s {TB_TOP} {files}", "vvp -n sim.vvp"
+    steps = {"build": build, "run": f'for s in {" ".join(str(s) for s in seeds)}; do out=$({binary} +seed=$s 2>&1); '
+             f'rc=$?; printf "%s\\n" "$out"; [ $rc -eq 0 ] || exit $rc; case "$out" in *HWREPAIR-MISMATCH*) exit 0;; '
+             'esac; done'}
+    ex, ran = run_steps(bench, sandbox, steps, linear(["build", "run"]), timeout=timeout, limits=limits)
+    run = ran.get("run")
+    log = run.log if run else ""
     found = _MISMATCH.search(log)
     mismatch = None
     if found:
         seed, cycle, output, expected, actual = found.groups()
         mismatch = Mismatch(int(seed), int(cycle), output, verilog_literal(expected), verilog_literal(actual))
-    return mismatch, tuple(int(s) for s in _DONE.findall(log))
-
-
-def simulate(bench: Bench, sandbox: Sandbox, tb_text: str, seeds: Sequence[int], *, simulator: str,
-             timeout: float, limits: Limits) -> SimResult:
-    """Write the testbench, then build and run it in one sandboxed script."""
-    (bench.root / "tb.v").write_text(tb_text, encoding="utf-8")
-    steps = {"build": build_command(simulator, [*bench.sources, "tb.v"]), "run": run_command(simulator, seeds)}
-    if simulator == "verilator":
-        timeout = max(timeout, VERILATOR_BUILD_TIMEOUT)
-    ex, ran = run_steps(bench, sandbox, steps, linear(["build", "run"]), timeout=timeout, limits=limits)
-    build, run = ran.get("build"), ran.get("run")
-    mismatch, done = parse_run(run.log) if run else (None, ())
-    return SimResult(ex, build, run, mismatch, done)
+    return SimResult(ex, ran.get("build"), run, mismatch, tuple(int(s) for s in _DONE.findall(log)))

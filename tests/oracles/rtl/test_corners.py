@@ -12,9 +12,8 @@ import pytest
 
 from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
-from pytest_hwrepair.oracles.rtl.corners import MODES, corner_seeds, corner_stimulus, extremes
 from pytest_hwrepair.oracles.rtl.preflight import Port
-from pytest_hwrepair.oracles.rtl.sim import Contract
+from pytest_hwrepair.oracles.rtl.sim import MODES, Contract, corner_seeds, corner_stimulus, extremes
 from pytest_hwrepair.verdict import Category, Outcome
 
 from ...oracles.rtl.test_oracle import COUNTER, COUNTER_ORACLE, TOOLS, check, make_case

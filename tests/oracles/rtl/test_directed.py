@@ -12,8 +12,7 @@ import pytest
 
 from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
-from pytest_hwrepair.oracles.rtl.directed import directed_seeds, directed_stimulus
-from pytest_hwrepair.oracles.rtl.sim import DIRECTED_BASE, describe_seed
+from pytest_hwrepair.oracles.rtl.sim import DIRECTED_BASE, describe_seed, directed_seeds, directed_stimulus
 from pytest_hwrepair.verdict import CaseError, Category
 
 from .test_oracle import TOOLS, check, make_case

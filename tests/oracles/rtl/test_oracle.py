@@ -13,8 +13,7 @@ from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES
 from pytest_hwrepair.oracles.base import OracleContext
-from pytest_hwrepair.oracles.rtl.equiv import EquivResult, EquivStatus, parse_trace
-from pytest_hwrepair.oracles.rtl.oracle import equiv_status, strong_result
+from pytest_hwrepair.oracles.rtl.oracle import EquivResult, EquivStatus, equiv_status, parse_trace, strong_result
 from pytest_hwrepair.oracles.rtl.preflight import PreflightRejection, check_source_rules, module_names, rename_modules
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Category, Outcome, Verdict

@@ -13,7 +13,7 @@ from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.importers.base import dump_toml
 from pytest_hwrepair.oracles import ORACLES
 from pytest_hwrepair.oracles.base import OracleContext
-from pytest_hwrepair.oracles.rtl.testbench import TableError, compare_outputs, parse_table
+from pytest_hwrepair.oracles.rtl.oracle import TableError, compare_outputs, parse_table
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import CaseError, Category, Outcome, Verdict
 
@@ -184,8 +184,8 @@ def test_tables_are_read_as_the_upstream_harness_reads_them() -> None:
 
 
 def test_an_upper_case_x_in_an_output_column_is_not_compared() -> None:
+    from pytest_hwrepair.oracles.rtl.oracle import table_testbench
     from pytest_hwrepair.oracles.rtl.preflight import Port
-    from pytest_hwrepair.oracles.rtl.testbench import table_testbench
     ports = (Port("a", "input", 4), Port("y", "output", 4))
     tb = table_testbench("add", ports, parse_table("a,y\n1,X\n2,x\n3,4\n"), None, zero=False)
     assert tb.count("HWREPAIR-MISMATCH") == 1 and "4'h4" in tb
