@@ -5,7 +5,7 @@
 
 `write` assembles the test programs below into stimulus files for the case's rtl-sim oracle: each
 file serves instruction fetches from a ROM holding the program and loads and stores from a data
-memory model, answering the golden core's requests (see pytest_hwrepair/oracles/rtl/directed.py).
+memory model, answering the golden core's requests (see pytest_hwrepair/oracles/rtl/sim.py).
 
 `check` runs the golden core alone (Icarus Verilog) on every program and on N random programs, and
 compares what it retires (pc, trap, register write) and every store it performs with an
