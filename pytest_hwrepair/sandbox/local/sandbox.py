@@ -1,30 +1,40 @@
-"""The local sandbox: a closed bubblewrap step where available, else a plain subprocess with rlimits."""
+"""The local sandbox: a closed bubblewrap step where available, else a plain subprocess with rlimits.
+
+A step's first process starts through a shell gate where setpriv is installed: the process waits on its stdin,
+a pipe, while the harness sets its rlimits (prlimit) and, on cgroup v2, moves it into the step's cgroup; on v1
+it moves itself (no global lock for a thread moving itself), then drops to the step's uid and becomes the step.
+No Python runs between fork and exec, so Popen can use vfork: a worker's fork (its page tables copied, Python
+touching its heap in the child) costs milliseconds a step. Without setpriv, the uid drop runs between fork and
+exec. Either way nothing of the step runs before it is in its group, under its limits, with address-space
+randomisation off (DESIGN §7).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import os
+import resource
 import secrets
 import shutil
 import signal
 import subprocess
+import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
-from ..base import Command, Execution, Limits
-from ..batch import SNAPSHOT, one_by_one
+from ..base import SNAPSHOT, Command, Execution, Limits, one_by_one
 from ..process import kill_group, signal_of, wait_exit
 from ..scratch import make as make_scratch
 from ..slots import Slots
-from ..untrusted import UntrustedFileError, read_untrusted
-from . import jail, spawn
+from ..untrusted import UntrustedFileError, read_untrusted, with_marker
+from . import jail
 from .cgroup import Cgroups, StepGroup, remove_stale
-from .spawn import SandboxError
-from .streams import Drain
 from .transfer import Accepted, CopyLimits, Receiver, memfd_of, move_inside, pack, remove
 
 SANDBOX_UID_BASE = 61000
@@ -34,13 +44,174 @@ PASSED_ENV = ("PATH", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE
 FIXED_ENV = {"LC_ALL": "C", "LANG": "C", "TZ": "UTC"}
 TMP_SIZE = 512 << 20
 PACK_GRACE = 15.0
-_warned = False
 _T = TypeVar("_T")
 # One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
 # (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
 # in /tmp is held too, so a run of an older release on this machine never shares one.
 UID_LOCKS = Path("/run/lock/hwrepair-uids")
 UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
+
+
+ADDR_NO_RANDOMIZE = 0x0040000
+# A step's first process: it waits for the harness to put it under its rlimits (and, on cgroup v2, in its
+# cgroup) with a line on stdin; on cgroup v1 it moves itself into the N groups whose `tasks` files follow N
+# (nothing runs if one refuses), then becomes the step with stdin closed to /dev/null.
+GATE_SHELL = "/bin/sh"
+GATE = ('read -r go && [ "$go" = go ] || exit 125; n=$1; shift; '
+        'while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@" </dev/null')
+SETPRIV = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
+
+
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (bubblewrap refused to start, the workspace could not go in)."""
+
+
+def spawn_step(cmd: list[str], env: dict[str, str], cwd: str, limits: Limits, timeout: float, uid: int | None,
+               group: StepGroup | None, passed: list[int]) -> subprocess.Popen[bytes]:
+    """The step's first process, confined; stdout and stderr are pipes, `passed` fds are inherited."""
+    if uid is not None and SETPRIV is None:  # no setpriv: the uid drop runs between fork and exec
+        return subprocess.Popen(
+            cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, pass_fds=passed, preexec_fn=lambda: _child_setup(limits, timeout, uid, group),
+        )
+    gate_r, gate_w = os.pipe()
+    moves = [str(f) for f in group.self_attach] if group is not None else []
+    setpriv = [str(SETPRIV), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"] if uid is not None else []
+    try:
+        with _no_randomisation():
+            proc = subprocess.Popen(
+                [GATE_SHELL, "-c", GATE, "hwrepair-gate", str(len(moves)), *moves, *setpriv, *cmd], cwd=cwd,
+                env=env, stdin=gate_r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                pass_fds=passed,
+            )
+    except BaseException:
+        os.close(gate_w)
+        raise
+    finally:
+        os.close(gate_r)
+    try:
+        if group is not None and not group.self_attach:
+            group.attach(proc.pid)
+        for which, values in _rlimits(limits, timeout, uid):
+            resource.prlimit(proc.pid, which, values)
+        os.write(gate_w, b"go\n")
+    except BaseException as exc:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        if isinstance(exc, OSError):
+            raise SandboxError(f"the step could not be put under its limits (nothing of it ran): {exc}") from exc
+        raise
+    finally:
+        os.close(gate_w)
+    return proc
+
+
+def _rlimits(limits: Limits, timeout: float, uid: int | None) -> list[tuple[int, tuple[int, int]]]:
+    """The per-process limits of a step's processes."""
+    cpu = limits.cpu_seconds or int(timeout) + 2
+    out = [(resource.RLIMIT_CPU, (cpu, cpu + 1)), (resource.RLIMIT_FSIZE, (limits.file_size, limits.file_size)),
+           (resource.RLIMIT_CORE, (0, 0))]
+    if limits.memory and not limits.gpu:
+        out.append((resource.RLIMIT_AS, (limits.memory, limits.memory)))
+    if uid is not None:
+        out.append((resource.RLIMIT_NPROC, (limits.processes, limits.processes)))
+    return out
+
+
+def _child_setup(limits: Limits, timeout: float, uid: int | None, group: StepGroup | None) -> None:
+    """Runs in the child between fork and exec: cgroup, no randomisation, rlimits, unprivileged uid."""
+    if group is not None:
+        group.attach()
+    libc = _libc()
+    if libc is not None:
+        libc.personality(ADDR_NO_RANDOMIZE)
+    for which, values in _rlimits(limits, timeout, uid):
+        resource.setrlimit(which, values)
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+
+
+@contextlib.contextmanager
+def _no_randomisation() -> Iterator[None]:
+    """Address randomisation off for this thread's children only (a personality is a thread's)."""
+    libc = _libc()
+    old = -1 if libc is None else libc.personality(0xFFFFFFFF)
+    if libc is None or old == -1:
+        yield
+        return
+    libc.personality(old | ADDR_NO_RANDOMIZE)
+    try:
+        yield
+    finally:
+        libc.personality(old)
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.personality.argtypes = [ctypes.c_ulong]
+        libc.personality.restype = ctypes.c_int
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+class Drain:
+    """Reads a pipe to the end on a thread, keeping the first `cap` bytes; with `mark`, the stream is cut at
+    each separator into one part per command of a batch, each part capped by itself."""
+
+    def __init__(self, stream: IO[bytes] | None, cap: int, mark: bytes | None = None) -> None:
+        assert stream is not None
+        self.stream, self.cap, self.mark = stream, cap, mark
+        self.parts: list[tuple[list[bytes], list[int]]] = [([], [0, 0])]  # chunks, [kept, dropped]
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        mark = self.mark
+        pending = b""
+        while chunk := self.stream.read1(1 << 16):  # type: ignore[attr-defined]
+            if mark is None:
+                self._keep(chunk)
+                continue
+            data = pending + chunk
+            while (at := data.find(mark)) >= 0:
+                self._keep(data[:at])
+                self.parts.append(([], [0, 0]))
+                data = data[at + len(mark):]
+            cut = max(0, len(data) - (len(mark) - 1))  # a tail that could be the start of a separator waits
+            self._keep(data[:cut])
+            pending = data[cut:]
+        self._keep(pending)
+        self.stream.close()
+
+    def _keep(self, data: bytes) -> None:
+        chunks, counts = self.parts[-1]
+        room = self.cap - counts[0]
+        if room > 0 and data:
+            chunks.append(data[:room])
+            counts[0] += min(room, len(data))
+        counts[1] += max(0, len(data) - max(room, 0))
+
+    def join(self) -> None:
+        self.thread.join()
+
+    def text(self, part: int = 0) -> str:
+        """The kept text of one part (the whole stream without a separator), with a marker when capped."""
+        if part >= len(self.parts):
+            return ""
+        chunks, (_, dropped) = self.parts[part]
+        return with_marker(b"".join(chunks), dropped)
+
+    def part_dropped(self, part: int) -> int:
+        return self.parts[part][1][1] if part < len(self.parts) else 0
 
 
 class NoIsolationWarning(UserWarning):
@@ -56,9 +227,8 @@ def scrubbed_env(workdir: str, tmpdir: str, limits: Limits = NO_LIMITS, *, close
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     if closed:
         env["PATH"] = jail.sandbox_path(env["PATH"], limits.mounts)
-    env.update(FIXED_ENV)
-    env.update(HOME=workdir, TMPDIR=tmpdir, HWREPAIR_WORKSPACE=workdir)
-    env.update(dict(limits.env))
+    env.update(FIXED_ENV, HOME=workdir, TMPDIR=tmpdir, HWREPAIR_WORKSPACE=workdir)
+    env.update(limits.env)
     return env
 
 
@@ -97,7 +267,7 @@ class LocalSandbox:
 
     def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
                   kept: Path | None = None) -> list[Execution]:
-        """Every command in one closed step (sandbox/batch.py); one step each without bubblewrap, whose
+        """Every command in one closed step (`run_commands`); one step each without bubblewrap, whose
         launcher cannot kill what a command left running before the next one starts."""
         if self.bwrap is None or not commands:
             return one_by_one(self, workdir, commands, timeout=timeout, limits=limits, kept=kept)
@@ -177,7 +347,7 @@ class LocalSandbox:
                batch: Batch | None, shot_r: int | None = None) -> _Step:
         start = time.monotonic()
         passed = [fd for fd in fds if fd not in (back_r, shot_r)]
-        proc = spawn.start(cmd, env, cwd, limits, timeout, uid, group, passed)
+        proc = spawn_step(cmd, env, cwd, limits, timeout, uid, group, passed)
         fds.remove(back_r)
         copy = CopyLimits(total=limits.file_size)
         shot = None
@@ -206,16 +376,12 @@ class LocalSandbox:
             if accepted.complete:
                 step.back.apply()
         step.back.discard()
-        rc = proc.returncode
-        sig = signal_of(rc)
-        return Execution(argv, None if timed_out else rc, step.out.text(), step.err.text() + notes, duration,
-                         timed_out=timed_out, signal=None if timed_out else sig,
+        return Execution(argv, None if timed_out else proc.returncode, step.out.text(), step.err.text() + notes,
+                         duration, timed_out=timed_out, signal=None if timed_out else signal_of(proc.returncode),
                          truncated=step.out.part_dropped(0) > 0 or step.err.part_dropped(0) > 0)
-
 
     def _end(self, step: _Step, deadline: float, uid: int | None, group: StepGroup | None) -> bool:
         """Wait for the step's launcher up to `deadline` seconds, then kill all of the step; True if killed."""
-        killed = False
         try:
             killed = not wait_exit(step.proc, deadline)
         finally:
@@ -265,7 +431,7 @@ def _joined(step: _Step, stopped: bool) -> Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """The commands of a batch step and where their kept outputs go (sandbox/batch.py)."""
+    """The commands of a batch step and where their kept outputs go (`run_commands`)."""
 
     commands: tuple[Command, ...]
     kept: Path | None
@@ -331,13 +497,11 @@ def _record(records: Path, index: int) -> tuple[int, float] | None:
     return (rc, max(0.0, end - start)) if 0 <= rc <= 255 and len(words) == 3 else None
 
 
+@functools.cache
 def _warn_once() -> None:
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn("bubblewrap (bwrap) not found: candidate steps run as plain subprocesses "
-                      "with rlimits only; install bubblewrap for filesystem and network isolation",
-                      NoIsolationWarning, stacklevel=3)
+    warnings.warn("bubblewrap (bwrap) not found: candidate steps run as plain subprocesses "
+                  "with rlimits only; install bubblewrap for filesystem and network isolation",
+                  NoIsolationWarning, stacklevel=3)
 
 
 def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool) -> None:
