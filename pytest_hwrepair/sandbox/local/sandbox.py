@@ -7,6 +7,11 @@ No Python runs between fork and exec, so Popen can use vfork: a worker's fork (i
 touching its heap in the child) costs milliseconds a step. Without setpriv, the uid drop runs between fork and
 exec. Either way nothing of the step runs before it is in its group, under its limits, with address-space
 randomisation off (DESIGN §7).
+
+A step's memory and process limits hold for it as a whole in one control group per step: cgroup v2 where the
+unified hierarchy has the memory and pids controllers for us, else the v1 memory and pids hierarchies, each
+under the cgroup this process already lives in (so a step never escapes a limit its owner is under). Neither is
+writable without root: then the step keeps its per-process rlimits only, and one warning says so.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import itertools
 import os
+import queue
 import resource
 import secrets
 import shutil
@@ -29,12 +36,11 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from ..base import SNAPSHOT, Command, Execution, Limits, one_by_one
-from ..process import kill_group, signal_of, wait_exit
+from ..process import alive, kill_group, signal_of, wait_exit
 from ..scratch import make as make_scratch
 from ..slots import Slots
 from ..untrusted import UntrustedFileError, read_untrusted, with_marker
 from . import jail
-from .cgroup import Cgroups, StepGroup, remove_stale
 from .transfer import Accepted, CopyLimits, Receiver, memfd_of, move_inside, pack, remove
 
 SANDBOX_UID_BASE = 61000
@@ -50,8 +56,6 @@ _T = TypeVar("_T")
 # in /tmp is held too, so a run of an older release on this machine never shares one.
 UID_LOCKS = Path("/run/lock/hwrepair-uids")
 UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
-
-
 ADDR_NO_RANDOMIZE = 0x0040000
 # A step's first process: it waits for the harness to put it under its rlimits (and, on cgroup v2, in its
 # cgroup) with a line on stdin; on cgroup v1 it moves itself into the N groups whose `tasks` files follow N
@@ -60,6 +64,213 @@ GATE_SHELL = "/bin/sh"
 GATE = ('read -r go && [ "$go" = go ] || exit 125; n=$1; shift; '
         'while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@" </dev/null')
 SETPRIV = shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_PREFIX = "hwrepair-"
+_counter = itertools.count()
+
+
+class NoCgroupWarning(UserWarning):
+    """No writable cgroup hierarchy: memory and process limits are per process (rlimits) only."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepGroup:
+    """The control group(s) one step runs in: v2 has one directory, v1 one per controller."""
+
+    dirs: tuple[Path, ...]
+    kill_file: Path | None = None
+    # v1: the `tasks` files a single-threaded process writes "0" to, to move itself in. The kernel takes no
+    # global lock for a thread moving itself (writing another process's pid waits for an RCU grace period:
+    # 3 to 5 ms a step on the development machine against about 0.5 ms).
+    self_attach: tuple[Path, ...] = ()
+
+    def attach(self, pid: int | None = None) -> None:
+        """Move a process in: the calling one (between fork and exec, before the uid drop) by default."""
+        for folder in self.dirs:
+            with open(folder / "cgroup.procs", "w") as fh:
+                fh.write(str(os.getpid() if pid is None else pid))
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for folder in self.dirs:
+            with contextlib.suppress(OSError):
+                found.update(map(int, (folder / "cgroup.procs").read_text().split()))
+        return found
+
+    def kill(self) -> None:
+        """SIGKILL every process of the step, children that left its session included."""
+        if self.kill_file is not None:
+            with contextlib.suppress(OSError):
+                self.kill_file.write_text("1")
+        pause = 0.0005  # killed processes leave within a millisecond or two: poll fast, then back off
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and (left := self.pids()):
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)
+
+    def remove(self) -> None:
+        for folder in self.dirs:
+            for _ in range(100):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # EBUSY while the last killed processes are reaped
+                    self.kill()
+                    time.sleep(0.01)
+
+
+def own_path(controller: str, text: str | None = None) -> str | None:
+    """This process's cgroup in a hierarchy ("" for v2's unified one), from /proc/self/cgroup."""
+    text = text if text is not None else Path("/proc/self/cgroup").read_text()
+    for line in text.splitlines():
+        _, names, path = line.split(":", 2)
+        if (controller == "" and names == "") or controller in names.split(","):
+            return path
+    return None
+
+
+def _writable(folder: Path) -> bool:
+    return folder.is_dir() and os.access(folder, os.W_OK)
+
+
+def _v2_parent(root: Path, proc_cgroup: str) -> Path | None:
+    """A v2 cgroup of ours whose children may get memory and pids limits, or None."""
+    if not (root / "cgroup.controllers").exists():
+        return None
+    mine = own_path("", proc_cgroup)
+    if mine is None:
+        return None
+    parent = root / mine.lstrip("/")
+    control = parent / "cgroup.subtree_control"
+    if not _writable(parent):
+        return None
+    try:
+        enabled = control.read_text().split()
+        if not {"memory", "pids"} <= set(enabled):
+            # Allowed at the root, or in a cgroup without processes of its own (systemd delegation).
+            control.write_text("+memory +pids")
+    except OSError:
+        return None
+    return parent
+
+
+def _v1_parents(root: Path, proc_cgroup: str) -> tuple[Path, Path] | None:
+    found = []
+    for controller in ("memory", "pids"):
+        mine = own_path(controller, proc_cgroup)
+        folder = root / controller / (mine or "/").lstrip("/")
+        if mine is None or not _writable(folder):
+            return None
+        found.append(folder)
+    return found[0], found[1]
+
+
+class Cgroups:
+    """Makes one control group per step under this process's own cgroup."""
+
+    def __init__(self, root: Path = CGROUP_ROOT, proc_cgroup: str | None = None) -> None:
+        try:
+            text = proc_cgroup if proc_cgroup is not None else Path("/proc/self/cgroup").read_text()
+        except OSError:
+            text = ""
+        self.v2 = _v2_parent(root, text) if os.geteuid() == 0 or proc_cgroup is not None else None
+        self.v1 = None if self.v2 is not None else (_v1_parents(root, text) if text else None)
+        self.kind = "v2" if self.v2 is not None else "v1" if self.v1 is not None else "none"
+
+    @contextlib.contextmanager
+    def step(self, memory: int, processes: int) -> Iterator[StepGroup | None]:
+        """A fresh group for one step, killed and removed afterwards; None without cgroups."""
+        group = self._create(memory, processes)
+        if group is None:
+            _warn_no_cgroup()
+        try:
+            yield group
+        finally:
+            if group is not None:
+                group.kill()  # the step's processes are gone when this returns; the empty directory can wait
+                _REAPER.put(group)
+
+    def _create(self, memory: int, processes: int) -> StepGroup | None:
+        name = f"{CGROUP_PREFIX}{os.getpid()}-{next(_counter)}"
+        try:
+            if self.v2 is not None:
+                folder = self.v2 / name
+                folder.mkdir()
+                _limit(folder / "memory.max", memory or "max")  # 0: no limit (sanitizer runs)
+                _limit(folder / "memory.swap.max", 0, optional=True)
+                _limit(folder / "pids.max", processes)
+                kill = folder / "cgroup.kill"
+                return StepGroup((folder,), kill if kill.exists() else None)
+            if self.v1 is not None:
+                mem, pids = self.v1[0] / name, self.v1[1] / name
+                mem.mkdir()
+                pids.mkdir()
+                _limit(mem / "memory.limit_in_bytes", memory or -1)
+                _limit(mem / "memory.memsw.limit_in_bytes", memory or -1, optional=True)
+                _limit(pids / "pids.max", processes)
+                return StepGroup((mem, pids), self_attach=(mem / "tasks", pids / "tasks"))
+        except OSError:
+            return None
+        return None
+
+
+class _Reaper:
+    """Removes emptied step groups on a thread of its own: a directory of an empty cgroup takes the kernel a
+    while to remove (a third of a millisecond each on cgroup v1), time the next step need not wait for.
+    Groups still queued when the process ends are removed by the next run (`remove_stale`)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[StepGroup] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    def put(self, group: StepGroup) -> None:
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name="hwrepair-cgroup-reaper", daemon=True)
+                self.thread.start()
+        self.queue.put(group)
+
+    def _run(self) -> None:
+        while True:
+            group = self.queue.get()
+            with contextlib.suppress(OSError):
+                group.remove()
+
+
+_REAPER = _Reaper()
+
+
+def _limit(path: Path, value: int | str, *, optional: bool = False) -> None:
+    try:
+        path.write_text(str(value))
+    except OSError:
+        if not optional:
+            raise
+
+
+def remove_stale(cgroups: Cgroups) -> None:
+    """Remove empty step groups left by processes that were killed before they could clean up."""
+    parents = [cgroups.v2] if cgroups.v2 is not None else list(cgroups.v1 or ())
+    for parent in parents:
+        for folder in parent.glob(f"{CGROUP_PREFIX}*-*"):
+            owner = folder.name[len(CGROUP_PREFIX):].split("-")[0]
+            if owner.isdigit() and not alive(int(owner)):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+
+
+@functools.cache
+def _warn_no_cgroup() -> None:
+    warnings.warn("no writable cgroup hierarchy (cgroup v2 with memory and pids, or v1 memory and pids): "
+                  "memory and process limits apply per process (rlimits), not to a step as a whole; run "
+                  "as root where /sys/fs/cgroup is writable for whole-step limits",
+                  NoCgroupWarning, stacklevel=4)
 
 
 class SandboxError(RuntimeError):
@@ -256,7 +467,7 @@ class LocalSandbox:
         if isolate and self.bwrap is None:
             raise RuntimeError("bubblewrap isolation requested but `bwrap` is not installed")
         if self.bwrap is None and isolate is None:
-            _warn_once()
+            _warn_no_bwrap()
         self.drop_privileges = os.geteuid() == 0
         self.cgroups = cgroups if cgroups is not None else Cgroups()
         if self.cgroups.kind != "none":
@@ -498,7 +709,7 @@ def _record(records: Path, index: int) -> tuple[int, float] | None:
 
 
 @functools.cache
-def _warn_once() -> None:
+def _warn_no_bwrap() -> None:
     warnings.warn("bubblewrap (bwrap) not found: candidate steps run as plain subprocesses "
                   "with rlimits only; install bubblewrap for filesystem and network isolation",
                   NoIsolationWarning, stacklevel=3)
@@ -520,16 +731,16 @@ def _kill_all(pid: int, uid: int | None, group: StepGroup | None, *, bwrap: bool
 def _kill_uid(uid: int, rounds: int) -> None:
     """Kill every process of a sandbox uid: catches children that left the process group."""
     for _ in range(rounds):
-        alive = False
+        found = False
         for entry in os.scandir("/proc"):
             if not entry.name.isdigit():
                 continue
             try:
                 if entry.stat().st_uid == uid:
                     os.kill(int(entry.name), signal.SIGKILL)
-                    alive = True
+                    found = True
             except (ProcessLookupError, PermissionError, FileNotFoundError):
                 continue
-        if not alive:
+        if not found:
             return
         time.sleep(0.01)
