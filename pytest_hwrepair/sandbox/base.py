@@ -62,7 +62,7 @@ class Execution:
         return self.returncode == 0 and not self.timed_out
 
     def tail(self, lines: int = 20) -> str:
-        """The last lines of stderr then stdout, for a verdict's log tail."""
+        """The last lines of stdout then stderr, for a verdict's log tail."""
         text = "\n".join(part for part in (self.stdout, self.stderr) if part.strip())
         return "\n".join(text.splitlines()[-lines:])
 

@@ -189,20 +189,18 @@ def build(api: Any, names: Iterable[str], *, root: str, mirror: str = DEFAULT_MI
 def ensure_root(api: Any, root: str, mirror: str, log: Callable[[str], None]) -> Built:
     """The root image: made with debootstrap (`root == "debootstrap"`) or an image from a registry."""
     start = time.monotonic()
-    if root == "debootstrap":
-        ref = root_tag()
-        note = f"debootstrap {ROOT_SUITE} (minbase) from {mirror}"
-        if not exists(api, ref):
+    seconds: float | None = None
+    ref = root_tag() if root == "debootstrap" else root
+    if not exists(api, ref):
+        if root == "debootstrap":
             debootstrap_root(api, ref, mirror, log)
-            return Built("root", ref, time.monotonic() - start, image_size(api, ref), image_size(api, ref), note)
-    else:
-        ref, note = root, "from a registry"
-        if not exists(api, ref):
+        else:
             log(f"pulling {ref} ...")
             repository, _, tag = ref.partition(":")
             with_deadline(lambda: api.pull(repository, tag=tag or "latest"), 600, f"pulling {ref}")
-            return Built("root", ref, time.monotonic() - start, image_size(api, ref), image_size(api, ref), note)
-    return Built("root", ref, None, image_size(api, ref), image_size(api, ref), note)
+        seconds = time.monotonic() - start
+    note = f"debootstrap {ROOT_SUITE} (minbase) from {mirror}" if root == "debootstrap" else "from a registry"
+    return Built("root", ref, seconds, image_size(api, ref), image_size(api, ref), note)
 
 
 def build_one(api: Any, name: str, parent_ref: str, root_ref: str, network: str | None,

@@ -27,6 +27,7 @@ import tarfile
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -166,13 +167,7 @@ class Link:
         self.send_raw(RECORD.pack(kind, len(payload)) + payload, deadline)
 
     def send_raw(self, data: bytes, deadline: float) -> None:
-        self.raw.settimeout(_left(deadline))
-        try:
-            self.raw.sendall(data)
-        except TimeoutError:
-            raise _Late from None
-        except OSError as exc:
-            raise _Lost(str(exc)) from None
+        self._io(deadline, lambda: self.raw.sendall(data))
 
     def receive(self, deadline: float) -> tuple[bytes, bytes]:
         while (record := take_record(self.data)) is None:
@@ -180,13 +175,7 @@ class Link:
         return record
 
     def _fill(self, deadline: float) -> None:
-        self.raw.settimeout(_left(deadline))
-        try:
-            chunk = self.raw.recv(1 << 20)
-        except TimeoutError:
-            raise _Late from None
-        except OSError as exc:
-            raise _Lost(str(exc)) from None
+        chunk = self._io(deadline, lambda: self.raw.recv(1 << 20))
         if not chunk:
             raise _Lost("end of stream")
         self.frames += chunk
@@ -198,18 +187,24 @@ class Link:
             (self.data if stream == 1 else self.diagnostics).extend(body)
             del self.frames[:FRAME.size + size]
 
+    def _io(self, deadline: float, call: Callable[[], Any]) -> Any:
+        """`call` on the socket before `deadline`: a timeout is `_Late`, any other failure `_Lost`."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _Late
+        self.raw.settimeout(left)
+        try:
+            return call()
+        except TimeoutError:
+            raise _Late from None
+        except OSError as exc:
+            raise _Lost(str(exc)) from None
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.raw.close()
         with contextlib.suppress(Exception):
             self.sock.close()
-
-
-def _left(deadline: float) -> float:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise _Late
-    return left
 
 
 class Container:
@@ -244,9 +239,8 @@ class Container:
         encoded = encode_meta(meta)
         self.link.send(b"S", SIZE.pack(len(encoded)) + encoded + archive, deadline)
         parts = {kind: self._expect(kind, deadline) for kind in (b"O", b"E", b"A", b"D", b"K", b"R")}
-        split = [p.decode("utf-8", "replace") for p in parts[b"D"].split(b"\0") if p]
-        skipped = [p.decode("utf-8", "replace") for p in parts[b"K"].split(b"\0") if p]
-        return Reply(parts[b"O"], parts[b"E"], parts[b"A"], split, skipped, decode_meta(parts[b"R"]))
+        paths = {k: [p.decode("utf-8", "replace") for p in parts[k].split(b"\0") if p] for k in (b"D", b"K")}
+        return Reply(parts[b"O"], parts[b"E"], parts[b"A"], paths[b"D"], paths[b"K"], decode_meta(parts[b"R"]))
 
     def _expect(self, kind: bytes, deadline: float) -> bytes:
         assert self.link is not None
@@ -380,7 +374,8 @@ class DockerSandbox:
             except BaseException:
                 self._discard(container)
                 raise
-            self._give_back(container)
+            with self.lock:
+                self.idle.setdefault(container.spec, []).append(container)
             return reply
         raise AssertionError("unreachable")
 
@@ -407,10 +402,6 @@ class DockerSandbox:
         for container in retired:
             self._discard(container)
         return self._start(spec)
-
-    def _give_back(self, container: Container) -> None:
-        with self.lock:
-            self.idle.setdefault(container.spec, []).append(container)
 
     def _discard(self, container: Container) -> None:
         container.hang_up()  # at once, even on the way out of an interrupted step

@@ -56,9 +56,8 @@ exit $rc
 # and RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
 # back first in the workspace archive, ahead of whatever the commands left (so no number of files or bytes a
 # program leaves can push them past the copy-back's caps); the harness takes them out before the workspace is
-# replaced. A command
-# whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the records left out) on fd
-# SNAP, which is then closed: no command ever holds it ("-": none).
+# replaced. A command whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the
+# records left out) on fd SNAP, which is then closed: no command ever holds it ("-": none).
 RECORDS = ".hwrepair-steps"
 SEPARATOR = "\x1ehwrepair:{}\x1e"
 BATCH_LAUNCHER = r"""
@@ -139,8 +138,7 @@ def _under_system(path: str) -> bool:
 
 def etc_mounts(network: bool) -> list[str]:
     args = ["--dir", "/etc"]
-    names = ETC_FILES + (NETWORK_ETC if network else ())
-    for name in names:
+    for name in ETC_FILES + (NETWORK_ETC if network else ()):
         path = Path("/etc") / name
         if path.exists():
             args += ["--ro-bind", str(path), str(path)]
@@ -190,9 +188,8 @@ def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: boo
 def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, timeout: float) -> list[str]:
     """The launcher's command line; without bubblewrap it runs in a private scratch directory."""
     # bash, not sh: dash redirects only file descriptors 0 to 9.
-    mode = "kill" if kill else "keep"
-    return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir, mode, str(fd_in),
-            str(fd_out), f"{max(timeout, 0.01):.3f}"]
+    return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir,
+            "kill" if kill else "keep", str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}"]
 
 
 def batch_argv(batch: Sequence[tuple[str, str, bool]], mark: str, workdir: str, fd_in: int, fd_out: int,

@@ -115,7 +115,9 @@ def receive(stream: IO[bytes], staging: Path, limits: CopyLimits) -> Accepted:
     except (tarfile.TarError, OSError, UnicodeError, ValueError) as exc:
         result.problem = f"the step's workspace could not be copied back ({type(exc).__name__})"
     finally:
-        _drain(stream)
+        with contextlib.suppress(OSError, ValueError):
+            while stream.read(1 << 20):
+                pass
     return result
 
 
@@ -169,14 +171,6 @@ def _parents_are_dirs(staging: Path, parts: list[str]) -> bool:
                 return False
             folder.mkdir(mode=0o700)
     return True
-
-
-def _drain(stream: IO[bytes]) -> None:
-    try:
-        while stream.read(1 << 20):
-            pass
-    except (OSError, ValueError):
-        pass
 
 
 def copy_tree(source: Path, dest: Path, limit: int | None = None) -> bool:
@@ -252,9 +246,8 @@ def move_inside(root: Path, name: str, dest: Path, dest_name: str) -> None:
         if dst is None:
             return
         try:
-            os.rename(src_parts[-1], dest_parts[-1], src_dir_fd=src, dst_dir_fd=dst)
-        except FileNotFoundError:
-            pass
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(src_parts[-1], dest_parts[-1], src_dir_fd=src, dst_dir_fd=dst)
         finally:
             os.close(dst)
     finally:
@@ -285,7 +278,7 @@ class Receiver:
     def _read(self) -> None:
         # A step's archive follows a 'U' written once its workspace is unpacked; a snapshot is only the archive.
         try:
-            self.started = self.stream.read(1) == b"U" if self.marked else True
+            self.started = not self.marked or self.stream.read(1) == b"U"
             if self.started:
                 self.accepted = receive(self.stream, self.staging, self.limits)
         finally:
