@@ -39,6 +39,7 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ":
        "TMPDIR": "/tmp", "HWREPAIR_WORKSPACE": WORK}
 CHUNK = 1 << 16
 STEP_UID = 10001
+MAX_DEPTH = 24
 ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: agents)
 
 
@@ -48,9 +49,7 @@ def as_step_user() -> dict[str, Any]:
     The agent runs as root with four capabilities (setuid, setgid, kill, dac_read_search), so that a
     step, which has none, cannot open the agent's /proc entries: its channel to the host, its memory.
     """
-    if os.geteuid() != 0:
-        return {}
-    return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []}
+    return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []} if os.geteuid() == 0 else {}
 
 
 Snapshot = dict[str, tuple[int, int, int, int]]
@@ -61,8 +60,7 @@ def encode_meta(meta: dict[str, str]) -> bytes:
 
 
 def decode_meta(data: bytes) -> dict[str, str]:
-    pairs = (item.decode("utf-8", "replace").partition("=") for item in data.split(b"\0") if item)
-    return {key: value for key, _, value in pairs}
+    return dict(item.decode("utf-8", "replace").partition("=")[::2] for item in data.split(b"\0") if item)
 
 
 def take_record(buffer: bytearray) -> tuple[bytes, bytes] | None:
@@ -158,11 +156,10 @@ def reap(grace: float) -> None:
 def aslr_wrapper() -> list[str]:
     """`setarch -R` when the seccomp profile lets it turn address-space randomisation off."""
     argv = ["setarch", os.uname().machine, "-R"]
-    try:
-        ok = subprocess.run([*argv, "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-    except OSError:
-        ok = False
-    return argv if ok else []
+    with contextlib.suppress(OSError):
+        if subprocess.run([*argv, "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return argv
+    return []
 
 
 def reset(keep: tuple[str, ...] = ()) -> None:
@@ -190,9 +187,6 @@ def _must(argv: list[str], what: str, **options: Any) -> bytes:
 
 def unpack(archive: bytes) -> None:
     _must(["tar", "-x", "-f", "-", "-C", WORK], "unpack the workspace", input=archive, **as_step_user())
-
-
-MAX_DEPTH = 24
 
 
 def snapshot() -> Snapshot:

@@ -282,7 +282,6 @@ def describe(image: dict[str, Any]) -> tuple[str, str, str]:
 
 def clean(api: Any, *, stale_only: bool, log: Callable[[str], None] = print) -> tuple[int, int]:
     """Remove the tool's leftover containers and its images; nothing without the tool's label."""
-
     containers = remove_orphans(api, include_stopped=True)
     removed = 0
     for image in tool_images(api):

@@ -319,8 +319,6 @@ class DockerSandbox:
         self.known_images: set[str] = set()
         _LIVE.add(self)
 
-    # -- the Sandbox protocol
-
     def run(self, workdir: Path, argv: str, *, timeout: float, limits: Limits) -> Execution:
         with self.slots.acquire() if self.slots is not None else contextlib.nullcontext():
             return self._run(workdir.resolve(), argv, timeout, limits)
@@ -334,8 +332,6 @@ class DockerSandbox:
             container.hang_up()
         for container in containers:
             container.remove()
-
-    # -- steps
 
     def _run(self, workdir: Path, argv: str, timeout: float, limits: Limits) -> Execution:
         spec = self.spec_for(limits, workdir)
@@ -472,12 +468,11 @@ def _execution(argv: str, reply: Reply) -> Execution:
     result = reply.result
     rc = int(result["rc"]) if result.get("rc") else None
     timed_out = result.get("timed_out") == "1"
-    sig = signal_of(rc)
     dropped_out, dropped_err = int(result.get("dropped_out", 0)), int(result.get("dropped_err", 0))
     stderr = with_marker(reply.stderr, dropped_err) + "".join(_skipped_note(item) for item in reply.skipped)
     return Execution(argv, None if timed_out else rc, with_marker(reply.stdout, dropped_out), stderr,
-                     float(result.get("duration", 0.0)), timed_out=timed_out, signal=None if timed_out else sig,
-                     truncated=dropped_out > 0 or dropped_err > 0)
+                     float(result.get("duration", 0.0)), timed_out=timed_out,
+                     signal=None if timed_out else signal_of(rc), truncated=dropped_out > 0 or dropped_err > 0)
 
 
 def _skipped_note(item: str) -> str:

@@ -536,13 +536,11 @@ class LocalSandbox:
             ident = uid if uid is not None else os.getuid()
             pw, gr = memfd_of(jail.passwd(ident), "passwd"), memfd_of(jail.group(ident), "group")
             fds += [pw, gr]
-            cmd = jail.bwrap_argv(self.bwrap, argv=argv, timeout=timeout, network=limits.network, gpu=limits.gpu,
+            launcher = (jail.launcher_argv(argv, jail.WORK, True, fd_in, fd_out, timeout) if batch is None
+                        else jail.batch_argv(batch.commands, batch.mark, fd_in, fd_out, timeout, snapshot))
+            cmd = jail.bwrap_argv(self.bwrap, launcher, network=limits.network, gpu=limits.gpu,
                                   work_size=size + 4 * limits.file_size, tmp_size=TMP_SIZE, mounts=limits.mounts,
-                                  fds=(pw, gr, fd_in, fd_out), env=scrubbed_env(jail.WORK, "/tmp", limits,
-                                                                                 closed=True),
-                                  batch=None if batch is None else [(c.argv, c.keep or "", c.snapshot)
-                                                                    for c in batch.commands],
-                                  mark="" if batch is None else batch.mark, snapshot=snapshot)
+                                  fds=(pw, gr), env=scrubbed_env(jail.WORK, "/tmp", limits, closed=True))
             return cmd, {}, "/"
         work = make_scratch("hwrepair-step-")
         tmp = make_scratch("hwrepair-tmp-")
@@ -733,14 +731,11 @@ def _kill_uid(uid: int, rounds: int) -> None:
     for _ in range(rounds):
         found = False
         for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                if entry.stat().st_uid == uid:
-                    os.kill(int(entry.name), signal.SIGKILL)
-                    found = True
-            except (ProcessLookupError, PermissionError, FileNotFoundError):
-                continue
+            if entry.name.isdigit():
+                with contextlib.suppress(ProcessLookupError, PermissionError, FileNotFoundError):
+                    if entry.stat().st_uid == uid:
+                        os.kill(int(entry.name), signal.SIGKILL)
+                        found = True
         if not found:
             return
         time.sleep(0.01)
