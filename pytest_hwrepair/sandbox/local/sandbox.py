@@ -124,9 +124,8 @@ class StepGroup:
                     time.sleep(0.01)
 
 
-def own_path(controller: str, text: str | None = None) -> str | None:
-    """This process's cgroup in a hierarchy ("" for v2's unified one), from /proc/self/cgroup."""
-    text = text if text is not None else Path("/proc/self/cgroup").read_text()
+def own_path(controller: str, text: str) -> str | None:
+    """This process's cgroup in a hierarchy ("" for v2's unified one), from the text of /proc/self/cgroup."""
     for line in text.splitlines():
         _, names, path = line.split(":", 2)
         if (controller == "" and names == "") or controller in names.split(","):
@@ -650,11 +649,9 @@ class Batch:
 
     @property
     def snapshot(self) -> int | None:
-        """The number (from 1) of the command whose workspace is copied back apart, if any."""
-        marked = [n for n, c in enumerate(self.commands, 1) if c.snapshot]
-        if len(marked) > 1 or (marked and self.kept is None):
-            raise ValueError("a batch takes at most one snapshot of the workspace, into its `kept` directory")
-        return marked[0] if marked else None
+        """The number (from 1) of the command whose workspace is copied back apart, if any (`run_commands`
+        allows at most one, and only with a `kept` directory)."""
+        return next((n for n, c in enumerate(self.commands, 1) if c.snapshot), None)
 
 
 def _take_snapshot(shot: Receiver, batch: Batch, done: list[Execution]) -> None:
