@@ -1,4 +1,20 @@
-"""The sandbox seam: run one command in a workspace under limits."""
+"""The sandbox seam: run one command in a workspace under limits, or several commands in turn.
+
+`run_commands` gives one Execution per command that ran, in order, and stops after the first one that did
+not succeed (non-zero exit, signal, timeout), as a caller checking them in turn would. Each command runs
+as a step of its own would: the workspace as the previous command left it, a fresh `/tmp`, nothing the
+previous one left running, at most `timeout` seconds. A command's `keep` file (its output, for checks that
+compare a file) is deleted before it runs and moved, after it ran and before the next command could touch
+it, to `kept/N/NAME` (N counts from 1), where the caller reads it as it would read the workspace. A command
+marked `snapshot` (one a batch at most) that succeeded leaves a copy of the workspace as it then was at
+`kept/N.workspace`, made before the next command starts: what a step of its own would have copied back (only
+directories and regular files, within the step's limits), with nothing of the batch's own records in it.
+
+In one closed step, the commands share the step's uid and pid namespace with the launcher that records
+their results, so a command could tamper with a record; that gives it nothing it does not already have,
+because each command is the candidate's own program, which decides its own output and exit status. What
+no command can change stays outside the step: the golden outputs, the comparison, the deadline.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+
+from .local.transfer import copy_tree, move_inside, unlink_inside
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +62,7 @@ class Execution:
         return self.returncode == 0 and not self.timed_out
 
     def tail(self, lines: int = 20) -> str:
-        """The last lines of stderr then stdout, for a verdict's log tail."""
+        """The last lines of stdout then stderr, for a verdict's log tail."""
         text = "\n".join(part for part in (self.stdout, self.stderr) if part.strip())
         return "\n".join(text.splitlines()[-lines:])
 
@@ -61,7 +79,7 @@ class Sandbox(Protocol):
 class Command:
     """One command of a batch; `keep` names a workspace file that is its output (`file:NAME` checks); with
     `snapshot`, the workspace as the command left it (a build, for a later check to start from) is copied back
-    apart when it succeeded (sandbox/batch.py)."""
+    apart when it succeeded (`run_commands`)."""
 
     argv: str
     keep: str | None = None
@@ -74,3 +92,39 @@ class BatchSandbox(Protocol):
 
     def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
                   kept: Path | None = None) -> list[Execution]: ...
+
+
+SNAPSHOT = "{}.workspace"  # under `kept`: the workspace after the N-th command, when it is marked `snapshot`
+
+
+def run_commands(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+                 kept: Path | None = None) -> list[Execution]:
+    """Run `commands` in turn in `workdir` (see the module's text); `kept`, needed when a command keeps a
+    file, is an empty directory on the workspace's filesystem."""
+    if kept is None and any(c.keep or c.snapshot for c in commands):
+        raise ValueError("run_commands: a command keeps a file or a snapshot but no `kept` directory was given")
+    if sum(c.snapshot for c in commands) > 1:
+        raise ValueError("run_commands: at most one command of a batch takes a snapshot of the workspace")
+    if len(commands) > 1 and isinstance(sandbox, BatchSandbox):
+        return sandbox.run_batch(workdir, commands, timeout=timeout, limits=limits, kept=kept)
+    return one_by_one(sandbox, workdir, commands, timeout=timeout, limits=limits, kept=kept)
+
+
+def one_by_one(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
+               kept: Path | None = None) -> list[Execution]:
+    """The same, one sandbox step per command."""
+    done: list[Execution] = []
+    for index, command in enumerate(commands, 1):
+        if command.keep:
+            unlink_inside(workdir, command.keep)
+        ex = sandbox.run(workdir, command.argv, timeout=timeout, limits=limits)
+        done.append(ex)
+        if command.keep and kept is not None:
+            move_inside(workdir, command.keep, kept, f"{index}/{command.keep}")
+        if not ex.ok:
+            break
+        if command.snapshot and kept is not None:
+            shot = kept / SNAPSHOT.format(index)
+            shot.mkdir()
+            copy_tree(workdir, shot)  # a step's copy-back holds only directories and regular files
+    return done

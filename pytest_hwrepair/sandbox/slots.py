@@ -51,10 +51,7 @@ class Slots:
     def acquire(self) -> Iterator[int]:
         """Hold one slot for the block; yields its index (stable per slot: used for sandbox uids)."""
         self._prepare()
-        taken = self._try()
-        if taken is None:
-            taken = self._wait()
-        index, fds = taken
+        index, fds = self._try() or self._wait()
         try:
             yield index
         finally:

@@ -7,6 +7,7 @@ by candidate code, which may replace an output with a symlink to a secret, a FIF
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ def _read_leaf(dir_fd: int, leaf: str, name: str, cap: int, whole: bool) -> Untr
         # O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: a symlink fails (ELOOP).
         fd = os.open(leaf, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError as exc:
-        if exc.errno == 40:  # ELOOP: the leaf is a symbolic link
+        if exc.errno == errno.ELOOP:  # the leaf is a symbolic link
             raise UntrustedFileError(f"{name!r} is a symbolic link, not a regular file") from None
         raise
     try:
@@ -98,11 +99,9 @@ def read_optional(root: Path, name: str, cap: int = READ_CAP) -> str | None:
 
 
 def _kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "not a plain file"
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    return next((kind for test, kind in kinds if test(mode)), "not a plain file")
 
 
 def cap_text(text: str, cap: int) -> str:

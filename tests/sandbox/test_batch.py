@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.sandbox.base import BatchSandbox, Command, Execution, Limits
-from pytest_hwrepair.sandbox.batch import one_by_one, run_commands
+from pytest_hwrepair.sandbox.base import BatchSandbox, Command, Execution, Limits, one_by_one, run_commands
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.sandbox.slots import Slots
 
@@ -204,7 +203,7 @@ def test_a_separator_cut_across_reads_is_still_found() -> None:
     import os
     import threading
 
-    from pytest_hwrepair.sandbox.local.streams import Drain
+    from pytest_hwrepair.sandbox.local.sandbox import Drain
 
     mark = b"\x1ehwrepair:abc\x1e"
     data = b"one" + mark + b"two" * 10 + mark + b"three"

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.oracles.hls.builds import BUILDS
-from pytest_hwrepair.sandbox.base import Command, Execution, Limits
-from pytest_hwrepair.sandbox.batch import SNAPSHOT, run_commands
+from pytest_hwrepair.sandbox.base import SNAPSHOT, Command, Execution, Limits, run_commands
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 
 from ..fakes import searchable_dir

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_hwrepair.sandbox.base import Execution, Limits
-from pytest_hwrepair.sandbox.local.cgroup import Cgroups, own_path
-from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
+from pytest_hwrepair.sandbox.local.sandbox import Cgroups, LocalSandbox, own_path
 
 
 @pytest.fixture

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from pytest_hwrepair.sandbox.base import Limits
-from pytest_hwrepair.sandbox.local import spawn as spawning
-from pytest_hwrepair.sandbox.local.cgroup import Cgroups, StepGroup
-from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
+from pytest_hwrepair.sandbox.local import sandbox as spawning
+from pytest_hwrepair.sandbox.local.sandbox import Cgroups, LocalSandbox, StepGroup
 from pytest_hwrepair.sandbox.slots import Slots
 
 from ..fakes import searchable_dir

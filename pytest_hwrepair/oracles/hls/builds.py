@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...sandbox import scratch
-from ...sandbox.base import Command, Execution, Limits, Sandbox
-from ...sandbox.batch import SNAPSHOT, run_commands
+from ...sandbox.base import SNAPSHOT, Command, Execution, Limits, Sandbox, run_commands
 from ...sandbox.local import transfer
 from ...sandbox.local.transfer import remove, walk
 from ..base import content_hash

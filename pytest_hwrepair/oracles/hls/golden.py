@@ -16,8 +16,7 @@ from pathlib import Path
 
 from ...cases.case import Case
 from ...sandbox import scratch
-from ...sandbox.base import Command, Execution, Limits, Sandbox
-from ...sandbox.batch import run_commands
+from ...sandbox.base import Command, Execution, Limits, Sandbox, run_commands
 from ..base import OracleContext, cached_text, content_hash, populate, remove_tree, resolve_asset, scratch_workspace
 from .builds import MAX_BYTES, copy_tree, restore_tree
 from .outputs import Output, output_file, read_output

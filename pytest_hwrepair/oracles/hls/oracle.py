@@ -14,8 +14,7 @@ from pathlib import Path
 from pydantic import Field, field_validator
 
 from ...cases.case import MAX_TOLERANCE, Case, OracleSpec, compile_regex, path_problem
-from ...sandbox.base import Command, Execution, Sandbox
-from ...sandbox.batch import run_commands
+from ...sandbox.base import Command, Execution, Sandbox, run_commands
 from ...verdict import Category, Verdict
 from ..base import OracleContext, OracleKind, step_failure, typed_spec
 from .builds import BUILDS

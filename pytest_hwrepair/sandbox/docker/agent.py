@@ -39,6 +39,8 @@ ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C", "LANG": "C", "TZ":
        "TMPDIR": "/tmp", "HWREPAIR_WORKSPACE": WORK}
 CHUNK = 1 << 16
 STEP_UID = 10001
+MAX_DEPTH = 24
+ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: agents)
 
 
 def as_step_user() -> dict[str, Any]:
@@ -47,10 +49,8 @@ def as_step_user() -> dict[str, Any]:
     The agent runs as root with four capabilities (setuid, setgid, kill, dac_read_search), so that a
     step, which has none, cannot open the agent's /proc entries: its channel to the host, its memory.
     """
-    if os.geteuid() != 0:
-        return {}
-    return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []}
-ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: agents)
+    return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []} if os.geteuid() == 0 else {}
+
 
 Snapshot = dict[str, tuple[int, int, int, int]]
 
@@ -60,8 +60,7 @@ def encode_meta(meta: dict[str, str]) -> bytes:
 
 
 def decode_meta(data: bytes) -> dict[str, str]:
-    pairs = (item.decode("utf-8", "replace").partition("=") for item in data.split(b"\0") if item)
-    return {key: value for key, _, value in pairs}
+    return dict(item.decode("utf-8", "replace").partition("=")[::2] for item in data.split(b"\0") if item)
 
 
 def take_record(buffer: bytearray) -> tuple[bytes, bytes] | None:
@@ -157,11 +156,10 @@ def reap(grace: float) -> None:
 def aslr_wrapper() -> list[str]:
     """`setarch -R` when the seccomp profile lets it turn address-space randomisation off."""
     argv = ["setarch", os.uname().machine, "-R"]
-    try:
-        ok = subprocess.run([*argv, "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
-    except OSError:
-        ok = False
-    return argv if ok else []
+    with contextlib.suppress(OSError):
+        if subprocess.run([*argv, "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+            return argv
+    return []
 
 
 def reset(keep: tuple[str, ...] = ()) -> None:
@@ -189,9 +187,6 @@ def _must(argv: list[str], what: str, **options: Any) -> bytes:
 
 def unpack(archive: bytes) -> None:
     _must(["tar", "-x", "-f", "-", "-C", WORK], "unpack the workspace", input=archive, **as_step_user())
-
-
-MAX_DEPTH = 24
 
 
 def snapshot() -> Snapshot:
@@ -256,7 +251,7 @@ def _child() -> None:
         pass
 
 
-def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> dict[str, str | Capture]:
+def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> tuple[dict[str, str], Capture, Capture]:
     timeout = float(meta["timeout"])
     limits = [f"--cpu={meta['cpu']}:{int(meta['cpu']) + 1}", f"--fsize={meta['fsize']}", "--core=0",
               f"--as={meta['as'] or 'unlimited'}"]
@@ -273,15 +268,15 @@ def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> dict[str
     timed_out = _watch(proc, out, err, channel, start + timeout)
     duration = time.monotonic() - start
     if timed_out:
-        _killpg(proc.pid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
     kill_everything()
     proc.wait()
     out.finish()
     err.finish()
     reap(0.2)
     rc = "" if timed_out else str(proc.returncode)
-    return {"rc": rc, "timed_out": "1" if timed_out else "0", "duration": f"{duration:.6f}",
-            "out": out, "err": err}
+    return {"rc": rc, "timed_out": "1" if timed_out else "0", "duration": f"{duration:.6f}"}, out, err
 
 
 def _watch(proc: subprocess.Popen[bytes], out: Capture, err: Capture, channel: Channel, deadline: float) -> bool:
@@ -290,7 +285,10 @@ def _watch(proc: subprocess.Popen[bytes], out: Capture, err: Capture, channel: C
     for capture in (out, err):
         sel.register(capture.fd, selectors.EVENT_READ, capture)
     sel.register(0, selectors.EVENT_READ, None)
-    exited = _pidfd(proc.pid)
+    try:
+        exited: int | None = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        exited = None
     if exited is not None:
         sel.register(exited, selectors.EVENT_READ, "exit")
     try:
@@ -310,36 +308,21 @@ def _watch(proc: subprocess.Popen[bytes], out: Capture, err: Capture, channel: C
             os.close(exited)
 
 
-def _pidfd(pid: int) -> int | None:
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _killpg(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
 def step(payload: bytes, channel: Channel, aslr: list[str]) -> None:
     (size,) = SIZE.unpack_from(payload)
     meta = decode_meta(payload[SIZE.size:SIZE.size + size])
     reset(tuple(m for m in meta.get("mounts", "").split(ENV_SEPARATOR) if m))
     unpack(payload[SIZE.size + size:])
     before = snapshot()
-    result = execute(meta, channel, aslr)
+    result, out, err = execute(meta, channel, aslr)
     copy, deleted, skipped = changes(before, snapshot(), int(meta["copy_limit"]))
     archive = pack(copy)
-    out, err = result.pop("out"), result.pop("err")
-    assert isinstance(out, Capture) and isinstance(err, Capture)
     channel.send(b"O", bytes(out.kept))
     channel.send(b"E", bytes(err.kept))
     channel.send(b"A", archive)
     channel.send(b"D", b"\0".join(p.encode() for p in deleted))
     channel.send(b"K", b"\0".join(p.encode() for p in skipped))
-    done = {key: value for key, value in result.items() if isinstance(value, str)}
-    channel.send(b"R", encode_meta({**done, "dropped_out": str(out.dropped), "dropped_err": str(err.dropped)}))
+    channel.send(b"R", encode_meta({**result, "dropped_out": str(out.dropped), "dropped_err": str(err.dropped)}))
 
 
 def serve(channel: Channel) -> None:

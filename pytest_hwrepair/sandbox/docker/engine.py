@@ -43,8 +43,6 @@ class DockerSandboxError(RuntimeError):
     """The Docker engine failed or did not answer in time: a harness error, never the candidate's fault."""
 
 
-
-
 def connect(timeout: float) -> Any:
     """A Docker client for DOCKER_HOST (unix, tcp or ssh); every call it makes has `timeout`."""
     import docker

@@ -189,20 +189,18 @@ def build(api: Any, names: Iterable[str], *, root: str, mirror: str = DEFAULT_MI
 def ensure_root(api: Any, root: str, mirror: str, log: Callable[[str], None]) -> Built:
     """The root image: made with debootstrap (`root == "debootstrap"`) or an image from a registry."""
     start = time.monotonic()
-    if root == "debootstrap":
-        ref = root_tag()
-        note = f"debootstrap {ROOT_SUITE} (minbase) from {mirror}"
-        if not exists(api, ref):
+    seconds: float | None = None
+    ref = root_tag() if root == "debootstrap" else root
+    if not exists(api, ref):
+        if root == "debootstrap":
             debootstrap_root(api, ref, mirror, log)
-            return Built("root", ref, time.monotonic() - start, image_size(api, ref), image_size(api, ref), note)
-    else:
-        ref, note = root, "from a registry"
-        if not exists(api, ref):
+        else:
             log(f"pulling {ref} ...")
             repository, _, tag = ref.partition(":")
             with_deadline(lambda: api.pull(repository, tag=tag or "latest"), 600, f"pulling {ref}")
-            return Built("root", ref, time.monotonic() - start, image_size(api, ref), image_size(api, ref), note)
-    return Built("root", ref, None, image_size(api, ref), image_size(api, ref), note)
+        seconds = time.monotonic() - start
+    note = f"debootstrap {ROOT_SUITE} (minbase) from {mirror}" if root == "debootstrap" else "from a registry"
+    return Built("root", ref, seconds, image_size(api, ref), image_size(api, ref), note)
 
 
 def build_one(api: Any, name: str, parent_ref: str, root_ref: str, network: str | None,
@@ -284,7 +282,6 @@ def describe(image: dict[str, Any]) -> tuple[str, str, str]:
 
 def clean(api: Any, *, stale_only: bool, log: Callable[[str], None] = print) -> tuple[int, int]:
     """Remove the tool's leftover containers and its images; nothing without the tool's label."""
-
     containers = remove_orphans(api, include_stopped=True)
     removed = 0
     for image in tool_images(api):
@@ -331,16 +328,19 @@ def images_main(argv: list[str]) -> int:
     try:
         api = docker.from_env(timeout=60).api
         if args.command == "build":
-            return _build_command(api, args)
-        if args.command == "list":
-            return _list_command(api)
-        return _clean_command(api, args.stale)
+            _build_command(api, args)
+        elif args.command == "list":
+            _list_command(api)
+        else:
+            containers, removed = clean(api, stale_only=args.stale)
+            print(f"removed {containers} containers and {removed} images")
     except (ImageError, docker.errors.DockerException) as exc:
         print(f"hwrepair images {args.command}: {exc}")
         return 1
+    return 0
 
 
-def _build_command(api: Any, args: argparse.Namespace) -> int:
+def _build_command(api: Any, args: argparse.Namespace) -> None:
     root = args.root or ("debootstrap" if shutil.which("debootstrap") and os.geteuid() == 0 else REGISTRY_ROOT)
     start = time.monotonic()
     built = build(api, args.names or DEFAULT_BUILD, root=root, mirror=args.mirror, force=args.force,
@@ -349,13 +349,11 @@ def _build_command(api: Any, args: argparse.Namespace) -> int:
         when = "up to date" if item.seconds is None else f"built in {item.seconds:.1f}s"
         own = "" if item.name == "root" else f" (+{mb(item.own)} of its own)"
         print(f"{item.name:<5} {item.tag:<40} {when:<18} size {mb(item.size)}{own}  {item.note}".rstrip())
-    disk = sum(item.own for item in built)
-    print(f"disk: {mb(disk)} for {len(built)} images, shared layers counted once; "
+    print(f"disk: {mb(sum(item.own for item in built))} for {len(built)} images, shared layers counted once; "
           f"total {time.monotonic() - start:.1f}s on {socket.gethostname()}")
-    return 0
 
 
-def _list_command(api: Any) -> int:
+def _list_command(api: Any) -> None:
     images = tool_images(api)
     if not images:
         print("no hwrepair images; build them with `hwrepair images build`")
@@ -366,13 +364,6 @@ def _list_command(api: Any) -> int:
     for name in TOOLCHAINS:
         if not exists(api, image_tag(name)):
             print(f"{name:<5} {image_tag(name):<40} missing")
-    return 0
-
-
-def _clean_command(api: Any, stale_only: bool) -> int:
-    containers, removed = clean(api, stale_only=stale_only)
-    print(f"removed {containers} containers and {removed} images")
-    return 0
 
 
 if __name__ == "__main__":

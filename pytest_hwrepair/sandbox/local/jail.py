@@ -14,12 +14,14 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..base import Command
+
 WORK = "/sandbox/ws"
 # The system: programs, libraries and the toolchains installed under them (gcc, iverilog,
 # verilator, yosys and nvcc all live under /usr on Debian; /bin, /lib... are links into it there).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What the toolchains read from /etc: the dynamic loader's cache and configuration, and the
-# alternatives links (cc, c++, ld, awk...); tests/test_closed_sandbox.py runs every toolchain with
+# alternatives links (cc, c++, ld, awk...); tests/sandbox/test_jail.py runs every toolchain with
 # exactly this list. Nothing here holds a secret; passwd and group are written by the harness.
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "nsswitch.conf", "localtime",
              "mime.types")
@@ -56,9 +58,8 @@ exit $rc
 # and RECORDS/N.rc holds "STATUS START END". The first command that fails ends the batch. The records travel
 # back first in the workspace archive, ahead of whatever the commands left (so no number of files or bytes a
 # program leaves can push them past the copy-back's caps); the harness takes them out before the workspace is
-# replaced. A command
-# whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the records left out) on fd
-# SNAP, which is then closed: no command ever holds it ("-": none).
+# replaced. A command whose SHOT is 1 and that succeeded is followed by an archive of the workspace (the
+# records left out) on fd SNAP, which is then closed: no command ever holds it ("-": none).
 RECORDS = ".hwrepair-steps"
 SEPARATOR = "\x1ehwrepair:{}\x1e"
 BATCH_LAUNCHER = r"""
@@ -139,8 +140,7 @@ def _under_system(path: str) -> bool:
 
 def etc_mounts(network: bool) -> list[str]:
     args = ["--dir", "/etc"]
-    names = ETC_FILES + (NETWORK_ETC if network else ())
-    for name in names:
+    for name in ETC_FILES + (NETWORK_ETC if network else ()):
         path = Path("/etc") / name
         if path.exists():
             args += ["--ro-bind", str(path), str(path)]
@@ -157,15 +157,9 @@ def group(uid: int) -> bytes:
     return f"root:x:0:\n{SANDBOX_USER}:x:{uid}:\n".encode()
 
 
-def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: bool, work_size: int, tmp_size: int,
-               mounts: Sequence[str], fds: tuple[int, int, int, int], env: dict[str, str],
-               batch: Sequence[tuple[str, str, bool]] | None = None, mark: str = "", snapshot: int | None = None
-               ) -> list[str]:
-    """The bubblewrap command line of one closed step; fds: passwd, group, workspace in, workspace out.
-
-    With `batch` ((command, kept file or "", snapshot), ...) the step runs those commands in turn instead of
-    `argv`, each for at most `timeout` seconds, their outputs separated by SEPARATOR with `mark`; the workspace
-    after the command marked `snapshot` goes to the fd `snapshot`."""
+def bwrap_argv(bwrap: str, launcher: list[str], *, network: bool, gpu: bool, work_size: int, tmp_size: int,
+               mounts: Sequence[str], fds: tuple[int, int], env: dict[str, str]) -> list[str]:
+    """The bubblewrap command line of one closed step that runs `launcher` in WORK; fds: passwd, group."""
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
     if network:
         cmd.append("--share-net")
@@ -182,24 +176,23 @@ def bwrap_argv(bwrap: str, *, argv: str, timeout: float, network: bool, gpu: boo
         for dev in sorted(Path("/dev").glob("nvidia*")):
             cmd += ["--dev-bind", str(dev), str(dev)]
         cmd += ["--ro-bind-try", "/sys", "/sys"]
-    launcher = (launcher_argv(argv, WORK, True, fds[2], fds[3], timeout) if batch is None
-                else batch_argv(batch, mark, WORK, fds[2], fds[3], timeout, snapshot))
     return [*cmd, "--chdir", WORK, *launcher]
 
 
 def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, timeout: float) -> list[str]:
     """The launcher's command line; without bubblewrap it runs in a private scratch directory."""
     # bash, not sh: dash redirects only file descriptors 0 to 9.
-    mode = "kill" if kill else "keep"
-    return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir, mode, str(fd_in),
-            str(fd_out), f"{max(timeout, 0.01):.3f}"]
+    return ["/bin/bash", "--noprofile", "--norc", "-c", LAUNCHER, "hwrepair-step", argv, workdir,
+            "kill" if kill else "keep", str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}"]
 
 
-def batch_argv(batch: Sequence[tuple[str, str, bool]], mark: str, workdir: str, fd_in: int, fd_out: int,
-               timeout: float, snapshot: int | None = None) -> list[str]:
-    """The batch launcher's command line (inside a pid namespace of its own: it kills between commands)."""
-    commands = (part for cmd, keep, shot in batch for part in (cmd, keep, "1" if shot else "0"))
-    return ["/bin/bash", "--noprofile", "--norc", "-c", BATCH_LAUNCHER, "hwrepair-steps", "", workdir, "kill",
+def batch_argv(batch: Sequence[Command], mark: str, fd_in: int, fd_out: int, timeout: float,
+               snapshot: int | None = None) -> list[str]:
+    """The batch launcher's command line: the commands run in turn, their outputs separated by SEPARATOR with
+    `mark`; the workspace after the command numbered `snapshot` goes to that fd. Inside bubblewrap only: it
+    kills between commands, which needs a pid namespace of its own."""
+    commands = (part for c in batch for part in (c.argv, c.keep or "", "1" if c.snapshot else "0"))
+    return ["/bin/bash", "--noprofile", "--norc", "-c", BATCH_LAUNCHER, "hwrepair-steps", "", WORK, "kill",
             str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}", mark, "-" if snapshot is None else str(snapshot),
             *commands]
 

@@ -115,7 +115,9 @@ def receive(stream: IO[bytes], staging: Path, limits: CopyLimits) -> Accepted:
     except (tarfile.TarError, OSError, UnicodeError, ValueError) as exc:
         result.problem = f"the step's workspace could not be copied back ({type(exc).__name__})"
     finally:
-        _drain(stream)
+        with contextlib.suppress(OSError, ValueError):
+            while stream.read(1 << 20):
+                pass
     return result
 
 
@@ -125,29 +127,29 @@ def _accept(tar: tarfile.TarFile, member: tarfile.TarInfo, staging: Path, limits
     parts = [p for p in rel.parts if p not in ("", ".")]
     if not parts:
         return
-    shown = "/".join(parts)[:120]
     if rel.is_absolute() or ".." in parts:
-        result.skipped.append(f"{shown}: not a path inside the workspace")
+        why = "not a path inside the workspace"
     elif len(parts) > limits.depth or len(member.name) > limits.path or any(len(p) > 255 for p in parts):
-        result.skipped.append(f"{shown}: deeper than {limits.depth} levels or a path over {limits.path} characters")
+        why = f"deeper than {limits.depth} levels or a path over {limits.path} characters"
     elif not (member.isdir() or member.isreg()):
-        result.skipped.append(f"{shown}: not a regular file or directory")
+        why = "not a regular file or directory"
     elif result.kept >= limits.files:
-        result.skipped.append(f"{shown}: over {limits.files} entries")
+        why = f"over {limits.files} entries"
     elif member.isreg() and result.bytes + member.size > limits.total:
-        result.skipped.append(f"{shown}: {member.size} bytes, over the copy-back limit of {limits.total} bytes")
+        why = f"{member.size} bytes, over the copy-back limit of {limits.total} bytes"
+    elif not _parents_are_dirs(staging, parts):
+        why = "its parent is not a directory"
     else:
-        target = staging.joinpath(*parts)
-        if not _parents_are_dirs(staging, parts):
-            result.skipped.append(f"{shown}: its parent is not a directory")
-            return
         result.kept += 1
         result.bytes += member.size if member.isreg() else 0
+        target = staging.joinpath(*parts)
         if member.isdir():
             target.mkdir(exist_ok=True)
             target.chmod(member.mode & 0o755 | 0o700)
-            return
-        write_member(tar, member, target, 0o755)
+        else:
+            write_member(tar, member, target, 0o755)
+        return
+    result.skipped.append(f"{'/'.join(parts)[:120]}: {why}")
 
 
 def write_member(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path, modes: int) -> None:
@@ -169,14 +171,6 @@ def _parents_are_dirs(staging: Path, parts: list[str]) -> bool:
                 return False
             folder.mkdir(mode=0o700)
     return True
-
-
-def _drain(stream: IO[bytes]) -> None:
-    try:
-        while stream.read(1 << 20):
-            pass
-    except (OSError, ValueError):
-        pass
 
 
 def copy_tree(source: Path, dest: Path, limit: int | None = None) -> bool:
@@ -252,9 +246,8 @@ def move_inside(root: Path, name: str, dest: Path, dest_name: str) -> None:
         if dst is None:
             return
         try:
-            os.rename(src_parts[-1], dest_parts[-1], src_dir_fd=src, dst_dir_fd=dst)
-        except FileNotFoundError:
-            pass
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(src_parts[-1], dest_parts[-1], src_dir_fd=src, dst_dir_fd=dst)
         finally:
             os.close(dst)
     finally:
@@ -285,7 +278,7 @@ class Receiver:
     def _read(self) -> None:
         # A step's archive follows a 'U' written once its workspace is unpacked; a snapshot is only the archive.
         try:
-            self.started = self.stream.read(1) == b"U" if self.marked else True
+            self.started = not self.marked or self.stream.read(1) == b"U"
             if self.started:
                 self.accepted = receive(self.stream, self.staging, self.limits)
         finally:

@@ -15,7 +15,7 @@ import pytest
 from pytest_hwrepair.sandbox.docker import images
 from pytest_hwrepair.sandbox.docker.agent import changes, decode_meta, encode_meta
 from pytest_hwrepair.sandbox.docker.engine import DockerSandboxError, owner_alive, owner_label, seccomp_profile
-from pytest_hwrepair.sandbox.docker.wire import apply_changes
+from pytest_hwrepair.sandbox.docker.sandbox import apply_changes
 from pytest_hwrepair.sandbox.local.transfer import pack
 
 
