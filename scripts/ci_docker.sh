@@ -52,9 +52,8 @@ fi
 .venv/bin/python -m pytest_hwrepair.sandbox.docker.images list
 
 if [ "${1:-}" = "--test" ]; then
-  .venv/bin/pytest tests/test_docker_sandbox.py tests/test_docker_leaks.py tests/test_docker_verdicts.py \
-    tests/test_docker_images.py -n 2 -p no:randomly
+  .venv/bin/pytest tests/sandbox/docker -n 2 -p no:randomly
   # The gaming suite against real containers (each attack's docker variant).
-  .venv/bin/pytest tests/test_gaming_hls.py tests/test_gaming_agent.py tests/test_gaming_cuda_rtl.py -k docker \
+  .venv/bin/pytest tests/gaming/test_hls.py tests/gaming/test_agent.py tests/gaming/test_cuda_rtl.py -k docker \
     -p no:randomly
 fi
