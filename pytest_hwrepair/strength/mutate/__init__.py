@@ -10,35 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from . import ops_expr, ops_stmt, ops_value, ops_verilog
-from .edit import Edit, Op, apply_all, seeded_order
-from .structure import Source
-from .tokens import Language, tokenize
+from . import operators as ops
+from .source import Edit, Language, Op, Source, apply_all, seeded_order, tokenize
 
 OperatorFn = Callable[[Source], Iterator[Edit]]
 
 OPERATORS: dict[Op, OperatorFn] = {
-    Op.RELATIONAL: ops_expr.relational,
-    Op.ARITHMETIC: ops_expr.arithmetic,
-    Op.LOGICAL: ops_expr.logical,
-    Op.SHIFT: ops_expr.shift,
-    Op.CONSTANT: ops_value.constant,
-    Op.BOUND: ops_value.bound,
-    Op.INDEX: ops_value.index,
-    Op.SWAP: ops_expr.swap,
-    Op.TERNARY: ops_expr.ternary,
-    Op.NEGATE: ops_expr.negate,
-    Op.IDENTIFIER: ops_stmt.identifier,
-    Op.DELETE: ops_stmt.delete,
-    Op.TYPE: ops_stmt.type_,
-    Op.INIT: ops_stmt.init,
-    Op.GUARD: ops_stmt.guard,
-    Op.BLOCKING: ops_verilog.blocking,
-    Op.SENSITIVITY: ops_verilog.sensitivity,
-    Op.RESET: ops_verilog.reset,
-    Op.BIT_INDEX: ops_value.bit_index,
-    Op.WIDTH: ops_value.width,
-    Op.SPECIAL: ops_stmt.special,
+    Op.RELATIONAL: ops.relational,
+    Op.ARITHMETIC: ops.arithmetic,
+    Op.LOGICAL: ops.logical,
+    Op.SHIFT: ops.shift,
+    Op.CONSTANT: ops.constant,
+    Op.BOUND: ops.bound,
+    Op.INDEX: ops.index,
+    Op.SWAP: ops.swap,
+    Op.TERNARY: ops.ternary,
+    Op.NEGATE: ops.negate,
+    Op.IDENTIFIER: ops.identifier,
+    Op.DELETE: ops.delete,
+    Op.TYPE: ops.type_,
+    Op.INIT: ops.init,
+    Op.GUARD: ops.guard,
+    Op.BLOCKING: ops.blocking,
+    Op.SENSITIVITY: ops.sensitivity,
+    Op.RESET: ops.reset,
+    Op.BIT_INDEX: ops.bit_index,
+    Op.WIDTH: ops.width,
+    Op.SPECIAL: ops.special,
 }
 
 # Operators that apply to one language only: `candidate_edits` never runs them on the other.
