@@ -47,18 +47,12 @@ def is_assignment(src: Source, i: int) -> bool:
 def _binary_ops(src: Source, table: dict[str, tuple[str, ...]], op: Op, *, need_binary: frozenset[str]) \
         -> Iterator[Edit]:
     for i, t in enumerate(src.tokens):
-        if t.kind is not Kind.PUNCT or t.text not in table:
-            continue
-        if t.text in need_binary and not src.is_binary(i):
-            continue
-        if src.verilog and t.text == "<=" and is_assignment(src, i):
-            continue
-        if t.text in ("<", ">") and _template_bracket(src, i):
+        if t.kind is not Kind.PUNCT or t.text not in table or (t.text in need_binary and not src.is_binary(i)) \
+                or (src.verilog and t.text == "<=" and is_assignment(src, i)) or _template_bracket(src, i):
             continue
         for new in table[t.text]:
-            if src.verilog and new in ("++", "--", "+=", "-=", "*=", "/=", "%="):
-                continue
-            yield token_edit(src, i, new, op)
+            if not (src.verilog and new in ("++", "--", "+=", "-=", "*=", "/=", "%=")):
+                yield token_edit(src, i, new, op)
 
 
 def _template_bracket(src: Source, i: int) -> bool:
@@ -89,9 +83,6 @@ def arithmetic(src: Source) -> Iterator[Edit]:
     for i, t in enumerate(src.tokens):  # a unary minus dropped: `-v` -> `v`
         if t.text == "-" and t.kind is Kind.PUNCT and not src.is_binary(i) and src.operand_right(i) is not None:
             yield token_edit(src, i, "", Op.ARITHMETIC)
-
-
-_COMPOUND = frozenset(["+", "-", "*", "/", "<<", ">>", "&", "|", "^"])
 
 
 def compound(src: Source, ops: frozenset[str], op: Op) -> Iterator[Edit]:
@@ -165,11 +156,8 @@ def _swap_names(src: Source, first: int, last: int) -> Iterator[Edit]:
              and (prev := src.tok(k - 1)) is not None and prev.text not in (".", "->")]
     counts = Counter(src.tokens[k].text for k in names)
     once = [k for k in names if counts[src.tokens[k].text] == 1]
-    pairs = [(a, b) for n, a in enumerate(once) for b in once[n + 1:]][:MAX_SWAP_PAIRS]
-    for a, b in pairs:
-        ta, tb = src.tokens[a], src.tokens[b]
-        middle = src.text[ta.end:tb.start]
-        yield Edit(ta.start, src.text[ta.start:tb.end], tb.text + middle + ta.text, Op.SWAP)
+    for a, b in [(a, b) for n, a in enumerate(once) for b in once[n + 1:]][:MAX_SWAP_PAIRS]:
+        yield _swap_spans(src, (a, a), (b, b), Op.SWAP)
 
 
 def _concat_swap(src: Source, i: int) -> Iterator[Edit]:
@@ -190,13 +178,8 @@ def _swap_spans(src: Source, a: tuple[int, int], b: tuple[int, int], op: Op) -> 
 def ternary(src: Source) -> Iterator[Edit]:
     """`c ? a : b` -> `c ? b : a`."""
     for q, t in enumerate(src.tokens):
-        if t.text != "?" or t.kind is not Kind.PUNCT:
-            continue
-        colon = _matching_colon(src, q)
-        if colon is None or colon == q + 1:
-            continue
-        end = src.expr_end(colon + 1, frozenset())
-        if end > colon:
+        colon = _matching_colon(src, q) if t.text == "?" and t.kind is Kind.PUNCT else None
+        if colon is not None and colon > q + 1 and (end := src.expr_end(colon + 1, frozenset())) > colon:
             yield _swap_spans(src, (q + 1, colon - 1), (colon + 1, end), Op.TERNARY)
 
 
@@ -238,10 +221,8 @@ RESET_LOOKAHEAD = 12
 def blocking(src: Source) -> Iterator[Edit]:
     """`q <= d;` <-> `q = d;` in procedural blocks."""
     for i, t in enumerate(src.tokens):
-        if t.kind is not Kind.PUNCT or t.text not in ("<=", "=") or not is_assignment(src, i):
-            continue
-        stmt = src.statement_at(i)
-        if stmt is not None and stmt.kind is StmtKind.EXPR:
+        if t.kind is Kind.PUNCT and t.text in ("<=", "=") and is_assignment(src, i) \
+                and (stmt := src.statement_at(i)) is not None and stmt.kind is StmtKind.EXPR:
             yield token_edit(src, i, "=" if t.text == "<=" else "<=", Op.BLOCKING)
 
 
@@ -267,8 +248,7 @@ def reset(src: Source) -> Iterator[Edit]:
         if test is None:
             continue
         first, last = test
-        cond = src.tokens[first:last + 1]
-        flipped = signal.text if len(cond) == 2 else f"!{signal.text}"
+        flipped = signal.text if last > first else f"!{signal.text}"  # `!R` -> `R`, `R` -> `!R`
         start, old = src.span(i, last)
         middle = src.text[signal.end:src.tokens[first].start]
         yield Edit(start, old, f"{_EDGES[t.text]} {signal.text}{middle}{flipped}", Op.RESET)
@@ -278,8 +258,7 @@ def _reset_test(src: Source, j: int, name: str) -> tuple[int, int] | None:
     """Tokens of the `R` / `!R` / `~R` condition of the first `if` after j that tests R."""
     for k in range(j, min(j + RESET_LOOKAHEAD, len(src.tokens) - 2)):
         if src.tokens[k].is_("if") and (close := src.group_after(k)) is not None:
-            inner = src.tokens[k + 2:close]
-            texts = [x.text for x in inner]
+            texts = [x.text for x in src.tokens[k + 2:close]]
             if texts == [name] or texts in (["!", name], ["~", name]):
                 return k + 2, close - 1
             return None
@@ -369,17 +348,12 @@ def _nearby_values(src: Source, i: int, lit: Literal) -> list[int]:
 
 
 def constant(src: Source) -> Iterator[Edit]:
-    for i, t in enumerate(src.tokens):
-        if t.kind is not Kind.NUMBER:
-            continue
-        lit = parse_literal(t, src.verilog)
-        if lit is None:
-            continue
+    for i, lit in _literals(src):
         for value in _constant_values(src, i, lit):
-            new = lit.write(value)
-            if new != t.text:
+            if (new := lit.write(value)) != src.tokens[i].text:
                 yield token_edit(src, i, new, Op.CONSTANT)
-        if not src.verilog and lit.base == "" and _next_to_division(src, i):
+        beside = (src.tok(i - 1), src.tok(i + 1))
+        if not src.verilog and lit.base == "" and any(n is not None and n.text == "/" for n in beside):
             yield token_edit(src, i, f"{lit.value}.0", Op.CONSTANT)
         if not src.verilog and lit.value in (0, 1):
             for name in _named_constants(src, i):
@@ -410,11 +384,6 @@ def _named_constants(src: Source, i: int) -> list[str]:
                    if src.tokens[k].kind is Kind.IDENT and _MACRO.match(src.tokens[k].text)
                    and src.tokens[k + 1].text != "(")
     return list(dict.fromkeys(name for _, name in found))[:POOL]
-
-
-def _next_to_division(src: Source, i: int) -> bool:
-    prev, nxt = src.tok(i - 1), src.tok(i + 1)
-    return (prev is not None and prev.text == "/") or (nxt is not None and nxt.text == "/")
 
 
 def _is_one(token: Token, verilog: bool) -> bool:
@@ -494,14 +463,11 @@ def _selects(src: Source) -> Iterator[tuple[int, int, bool]]:
         if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match:
             continue
         prev = src.tok(i - 1)
-        decl = prev is not None and (prev.text in _DECL_KW or (prev.text == "]" and _decl_before(src, i)))
+        # a range right after a declaration's range (`logic [3:0][7:0] x`) is one too
+        before = src.tok(src.match.get(i - 1, i - 1) - 1)
+        decl = prev is not None and (prev.text in _DECL_KW or (prev.text == "]" and before is not None
+                                                               and before.text in _DECL_KW))
         yield i, src.match[i], decl
-
-
-def _decl_before(src: Source, i: int) -> bool:
-    j = src.match.get(i - 1, i - 1) - 1
-    t = src.tok(j)
-    return t is not None and t.text in _DECL_KW
 
 
 def declared_msb(src: Source) -> dict[str, int]:
@@ -548,8 +514,7 @@ def width(src: Source) -> Iterator[Edit]:
         inner = src.tokens[open_ + 1:close]
         if len(inner) != 3 or inner[1].text != ":":
             continue
-        hi = parse_literal(inner[0], True)
-        lo = parse_literal(inner[2], True)
+        hi, lo = parse_literal(inner[0], True), parse_literal(inner[2], True)
         if hi is None or lo is None or hi.width is not None:
             continue
         for d in (-1, 1):
@@ -607,22 +572,11 @@ def delete(src: Source) -> Iterator[Edit]:
         yield Edit(a, src.text[a:b], "", Op.DELETE)
 
 
-def _lvalue(src: Source, stmt: Statement) -> tuple[int, str] | None:
-    """The last token index and text of the statement's leading lvalue."""
-    end = src.operand_right(stmt.first - 1)
-    if end is None or end >= stmt.last:
-        return None
-    return end, src.span(stmt.first, end)[1]
-
-
 def _accumulator(src: Source, stmt: Statement) -> tuple[str, str] | None:
     """(lvalue, neutral value) of `x += e`, `x = x + e`, `x++`; None for anything else."""
-    if stmt.kind is not StmtKind.EXPR:
+    if stmt.kind is not StmtKind.EXPR or (end := src.operand_right(stmt.first - 1)) is None or end >= stmt.last:
         return None
-    found = _lvalue(src, stmt)
-    if found is None:
-        return None
-    end, lvalue = found
+    lvalue = src.span(stmt.first, end)[1]
     op = src.tokens[end + 1]
     if op.text in _ACCUMULATE:
         return lvalue, _ACCUMULATE[op.text]
@@ -678,15 +632,6 @@ def _declarator_inits(src: Source, stmt: Statement) -> Iterator[Edit]:
         j += 1
 
 
-def _conditions(src: Source, block: tuple[int, int]) -> list[tuple[int, str]]:
-    found: list[tuple[int, str]] = []
-    for i in range(block[0], block[1]):
-        close = src.group_after(i)
-        if src.tokens[i].is_("if", "while") and close is not None and close > i + 2:
-            found.append((i, src.span(i + 2, close - 1)[1]))
-    return found
-
-
 def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
     by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
@@ -695,7 +640,9 @@ def guard(src: Source) -> Iterator[Edit]:
         if stmt.kind is not StmtKind.EXPR or block is None:
             continue
         if block not in by_block:
-            by_block[block] = _conditions(src, block)
+            by_block[block] = [(i, src.span(i + 2, close - 1)[1]) for i in range(*block)
+                               if src.tokens[i].is_("if", "while") and (close := src.group_after(i)) is not None
+                               and close > i + 2]
         conds = sorted(by_block[block], key=lambda c: abs(c[0] - stmt.first))
         for cond in list(dict.fromkeys(c for _, c in conds))[:MAX_GUARDS]:
             yield Edit(src.tokens[stmt.first].start, "", f"if ({cond}) ", Op.GUARD)
@@ -719,28 +666,20 @@ def _replaceable(src: Source, i: int) -> bool:
 
 def identifier(src: Source) -> Iterator[Edit]:
     """A name used in place of another: an identifier replaced by a similar one from the same scope."""
-    yield from _variables(src)
-    yield from members(src)
-
-
-def _variables(src: Source) -> Iterator[Edit]:
     names_by_block: dict[tuple[int, int], list[str]] = {}
     ranked: dict[tuple[tuple[int, int], str, int], list[str]] = {}
     for i, t in enumerate(src.tokens):
-        if not _replaceable(src, i):
-            continue
-        block = src.block_of(i)
-        if block is None:
+        if not _replaceable(src, i) or (block := src.block_of(i)) is None:
             continue
         if block not in names_by_block:
             names_by_block[block] = _name_pool(src, block)
         key = (block, t.text, t.line)
         if key not in ranked:
-            arrays = _indexed_names(src, block)
-            shape = t.text in arrays
-            ranked[key] = _ranked(src, t, [n for n in names_by_block[block] if (n in arrays) == shape])
+            arrays = _indexed_names(src, block)  # an array stands in only for an array
+            ranked[key] = _ranked(src, t, [n for n in names_by_block[block] if (n in arrays) == (t.text in arrays)])
         for name in ranked[key]:
             yield Edit(t.start, t.text, name, Op.IDENTIFIER)
+    yield from members(src)
 
 
 def _ranked(src: Source, t: Token, names: list[str]) -> list[str]:
@@ -806,13 +745,11 @@ def type_(src: Source) -> Iterator[Edit]:
     """Types of another width or precision (`float` <-> `double`, `uint8_t` -> `uint32_t`, `wire` <-> `reg`)."""
     table = VERILOG_TYPE_ALTERNATIVES if src.verilog else C_TYPE_ALTERNATIVES
     for i, t in enumerate(src.tokens):
-        if t.text not in table or t.kind is Kind.STRING:
-            continue
         nxt = src.tok(i + 1)
-        if not src.verilog and (nxt is None or not (nxt.kind in (Kind.IDENT, Kind.KEYWORD) or nxt.text in "*)")):
-            continue
-        for new in table[t.text]:
-            yield Edit(t.start, t.text, new, Op.TYPE)
+        declares = src.verilog or (nxt is not None and (nxt.kind in (Kind.IDENT, Kind.KEYWORD) or nxt.text in "*)"))
+        if t.text in table and t.kind is not Kind.STRING and declares:
+            for new in table[t.text]:
+                yield Edit(t.start, t.text, new, Op.TYPE)
 
 
 _INTEGER = frozenset({"char", "short", "int", "long", "unsigned", "signed", "size_t", "int8_t", "int16_t",
@@ -854,17 +791,12 @@ def _integer_params(src: Source, open_: int, close: int) -> list[str]:
     return out
 
 
-def _called(src: Source) -> frozenset[str]:
-    """Names called inside some function body of the text."""
-    return frozenset(t.text for a, b in src.blocks for k in range(a, b) if (t := src.tokens[k]).kind is Kind.IDENT
-                     and src.tokens[k + 1].text == "(")
-
-
 def special(src: Source) -> Iterator[Edit]:
     """A special case: `if (n == 0) return 0;` first in an interface function (one the text defines and never
     calls: what its driver calls), for each scalar integer parameter and the values 0 and 1 — what a patch
     that special-cases a test input looks like (a mutant, never a repair)."""
-    called = _called(src)
+    called = frozenset(t.text for a, b in src.blocks for k in range(a, b)
+                       if (t := src.tokens[k]).kind is Kind.IDENT and src.tokens[k + 1].text == "(")
     for open_brace, _ in src.blocks:
         close = open_brace - 1
         start = src.match.get(close)
