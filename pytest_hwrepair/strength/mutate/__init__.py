@@ -45,8 +45,7 @@ C_ONLY = frozenset({Op.INDEX, Op.INIT, Op.GUARD, Op.SPECIAL})
 # candidates the repair search proposes.
 MUTANT_ONLY = frozenset({Op.SPECIAL})
 VERILOG_ONLY = frozenset({Op.BLOCKING, Op.SENSITIVITY, Op.RESET, Op.BIT_INDEX, Op.WIDTH})
-# The single-edit mutants of mutation analysis: operator swap, constant ±1, bound off-by-one,
-# shift direction, index ±1, statement deletion.
+# The single-edit mutants of mutation analysis.
 MUTANT_OPERATORS = (Op.RELATIONAL, Op.ARITHMETIC, Op.LOGICAL, Op.CONSTANT, Op.BOUND, Op.SHIFT, Op.INDEX,
                     Op.BIT_INDEX, Op.DELETE)
 
@@ -78,17 +77,13 @@ def candidate_edits(text: str, language: Language, operators: Iterable[Op] | Non
     src = Source(text, language)
     chosen = [op for op in (operators if operators is not None else operators_for(language))
               if _applies(op, language)]
-    seen: set[tuple[int, str, str]] = set()
-    out: list[Edit] = []
+    found: dict[tuple[int, str, str], Edit] = {}  # the first of equal edits stays
     for op in chosen:
         for edit in OPERATORS[op](src):
-            key = (edit.offset, edit.old, edit.new)
-            if key in seen or edit.old == edit.new:
-                continue
-            seen.add(key)
-            out.append(edit)
+            if edit.old != edit.new:
+                found.setdefault((edit.offset, edit.old, edit.new), edit)
     order = {op: n for n, op in enumerate(OPERATORS)}
-    return sorted(out, key=lambda e: (e.offset, order.get(e.operator, len(order))))
+    return sorted(found.values(), key=lambda e: (e.offset, order.get(e.operator, len(order))))
 
 
 def mutants(text: str, language: Language, n: int, seed: int, operators: Iterable[Op] = MUTANT_OPERATORS) \

@@ -1,8 +1,4 @@
-"""The text the operators work on: tokens, just enough structure over them, and the edit each operator yields.
-
-The lexer keeps comments, strings and character literals, and whole-line directives (`#include`,
-`` `timescale ``) apart from the editable tokens, so no operator ever edits inside them.
-"""
+"""The text the operators work on: tokens, just enough structure over them, and the edit each operator yields."""
 
 from __future__ import annotations
 
@@ -16,26 +12,21 @@ from functools import cached_property
 
 
 def words(text: str) -> frozenset[str]:
-    """The whitespace-separated words of a table written as text."""
     return frozenset(text.split())
 
 
 class Language(enum.StrEnum):
-    """The source languages the operators understand."""
-
     C = "c"
     CUDA = "cuda"
     VERILOG = "verilog"
 
     @classmethod
     def of(cls, filename: str) -> Language:
-        """The language of a file by its suffix; ValueError for anything else."""
         suffix = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-        found = _SUFFIXES.get(suffix)
-        if found is None:
+        if suffix not in _SUFFIXES:
             raise ValueError(f"{filename}: no mutation operators for this file type "
                              f"(allowed: {', '.join('.' + s for s in sorted(_SUFFIXES))})")
-        return found
+        return _SUFFIXES[suffix]
 
 
 _SUFFIXES = {"c": Language.C, "h": Language.C, "cu": Language.CUDA, "cuh": Language.CUDA,
@@ -381,7 +372,38 @@ class Source:
 
     @cached_property
     def statements(self) -> list[Statement]:
-        return _statements(self)
+        out: list[Statement] = []
+        tokens, start, pending, i = self.tokens, None, 0, 0
+        while i < len(tokens):
+            t = tokens[i]
+            group = t.kind is Kind.PUNCT and t.text in OPEN and i in self.match
+            if t.is_(*_HEADER_KW) and (close := self.group_after(i)) is not None:
+                i, start = close + 1, None
+                continue
+            if group and (t.text != "{" or _expression_brace(self, i)):
+                start = i if start is None else start
+                i = self.match[i] + 1
+                continue
+            if t.text == ";" and t.kind is Kind.PUNCT:
+                if start is not None:
+                    out.append(Statement(start, i, _kind(self, start)))
+                start, pending = None, 0
+            elif t.text in ("{", "}") or t.is_(*_BOUNDARY_KW) or (t.text in ("@", "#") and self.verilog):
+                start, pending = None, 0
+                if t.text in ("@", "#") and (nxt := self.tok(i + 1)) is not None:
+                    i = self.match.get(i + 1, i + 1) + 1 if nxt.text == "(" else i + 2
+                    continue
+            elif t.text == "?":
+                pending += 1
+            elif t.text == ":" and t.kind is Kind.PUNCT:
+                if pending:
+                    pending -= 1
+                else:
+                    start = None
+            elif start is None:
+                start = i
+            i += 1
+        return out
 
     @cached_property
     def _statement_index(self) -> list[Statement | None]:
@@ -421,11 +443,8 @@ class Source:
     @cached_property
     def headers(self) -> list[tuple[int, int]]:
         """The `(...)` groups of `if`, `while`, `for`, `switch` and `case` headers."""
-        out = []
-        for i, t in enumerate(self.tokens):
-            if t.is_(*_HEADER_KW) and (close := self.group_after(i)) is not None:
-                out.append((i + 1, close))
-        return out
+        return [(i + 1, close) for i, t in enumerate(self.tokens)
+                if t.is_(*_HEADER_KW) and (close := self.group_after(i)) is not None]
 
     @cached_property
     def _header_tokens(self) -> frozenset[int]:
@@ -441,12 +460,9 @@ class Source:
 
     def loops_around(self, i: int) -> list[int]:
         """Indices of the `for`/`while` keywords whose body holds token i, innermost first."""
-        found = []
-        for k, t in enumerate(self.tokens[:i]):
-            if t.is_("for", "while") and (close := self.group_after(k)) is not None:
-                if close < i <= self.body_end(close + 1):
-                    found.append(k)
-        return sorted(found, reverse=True)
+        return sorted((k for k, t in enumerate(self.tokens[:i]) if t.is_("for", "while")
+                       and (close := self.group_after(k)) is not None and close < i <= self.body_end(close + 1)),
+                      reverse=True)
 
     def body_end(self, j: int) -> int:
         """Last token of the statement or block starting at token j."""
@@ -482,41 +498,6 @@ def _match(tokens: list[Token]) -> dict[int, int]:
                 j = stack.pop()
                 found[j], found[i] = i, j
     return found
-
-
-def _statements(src: Source) -> list[Statement]:
-    out: list[Statement] = []
-    tokens, start, pending, i = src.tokens, None, 0, 0
-    while i < len(tokens):
-        t = tokens[i]
-        group = t.kind is Kind.PUNCT and t.text in OPEN and i in src.match
-        if t.is_(*_HEADER_KW) and (close := src.group_after(i)) is not None:
-            i, start = close + 1, None
-            continue
-        if group and (t.text != "{" or _expression_brace(src, i)):
-            start = i if start is None else start
-            i = src.match[i] + 1
-            continue
-        if t.text == ";" and t.kind is Kind.PUNCT:
-            if start is not None:
-                out.append(Statement(start, i, _kind(src, start)))
-            start, pending = None, 0
-        elif t.text in ("{", "}") or t.is_(*_BOUNDARY_KW) or (t.text in ("@", "#") and src.verilog):
-            start, pending = None, 0
-            if t.text in ("@", "#") and (nxt := src.tok(i + 1)) is not None:
-                i = src.match.get(i + 1, i + 1) + 1 if nxt.text == "(" else i + 2
-                continue
-        elif t.text == "?":
-            pending += 1
-        elif t.text == ":" and t.kind is Kind.PUNCT:
-            if pending:
-                pending -= 1
-            else:
-                start = None
-        elif start is None:
-            start = i
-        i += 1
-    return out
 
 
 def _expression_brace(src: Source, i: int) -> bool:
