@@ -229,17 +229,15 @@ class MutantJudge:
 
     def _equivalent(self, mutant: Mutant, survived: MutantResult) -> MutantResult:
         """A survivor is shown equivalent by identical -O2 assembly (C), else by a maintainer's argument."""
-        if Language.of(self.case.target) is not Language.VERILOG:
-            golden = self.golden_asm
-            if golden and golden == self.assembly(mutant.text):
-                return replace(survived, status=S.EQUIVALENT, equivalence="identical -O2 assembly of the target")
+        if Language.of(self.case.target) is not Language.VERILOG and self.golden_asm \
+                and self.golden_asm == self.assembly(mutant.text):
+            return replace(survived, status=S.EQUIVALENT, equivalence="identical -O2 assembly of the target")
         return self._by_hand(mutant, survived) or survived
 
     def _by_hand(self, mutant: Mutant, result: MutantResult) -> MutantResult | None:
         reason = self.notes.reason(mutant.edit, self.case.files[self.case.target])
-        if reason is None:
-            return None
-        return replace(result, status=S.EQUIVALENT, equivalence=f"by hand ({NOTES}): {reason}")
+        return None if reason is None else replace(result, status=S.EQUIVALENT,
+                                                   equivalence=f"by hand ({NOTES}): {reason}")
 
     @cached_property
     def golden_asm(self) -> str:

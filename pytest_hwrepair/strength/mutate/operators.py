@@ -404,8 +404,7 @@ def bound(src: Source) -> Iterator[Edit]:
         if t.text in _SHIFT_OPS and src.is_binary(i) and (end := src.operand_right(i)) is not None:
             start, amount = src.span(i + 1, end)
             if parse_literal(src.tokens[end], src.verilog) is None or end > i + 1:
-                yield Edit(start, amount, f"({amount} - 1)", Op.BOUND)
-                yield Edit(start, amount, f"({amount} + 1)", Op.BOUND)
+                yield from (Edit(start, amount, f"({amount} {sign} 1)", Op.BOUND) for sign in "-+")
             continue
         if t.text not in RELATIONAL or (src.verilog and t.text == "<=" and is_assignment(src, i)):
             continue
@@ -415,8 +414,7 @@ def bound(src: Source) -> Iterator[Edit]:
         last, op = src.tokens[end], src.tok(end - 1)
         if end - 1 > i + 1 and op is not None and op.text in ("+", "-") and _is_one(last, src.verilog):
             continue  # the dropped term above covers it
-        yield Edit(last.end, "", " - 1", Op.BOUND)
-        yield Edit(last.end, "", " + 1", Op.BOUND)
+        yield from (Edit(last.end, "", f" {sign} 1", Op.BOUND) for sign in "-+")
 
 
 _SHIFT_OPS = frozenset(["<<", ">>", "<<<", ">>>"])
@@ -453,12 +451,11 @@ def index(src: Source) -> Iterator[Edit]:
             before = src.tokens[close - 3]
             yield Edit(before.end, src.text[before.end:last.end], "", Op.INDEX)
             continue
-        yield Edit(last.end, "", " - 1", Op.INDEX)
-        yield Edit(last.end, "", " + 1", Op.INDEX)
+        yield from (Edit(last.end, "", f" {sign} 1", Op.INDEX) for sign in "-+")
 
 
 def _selects(src: Source) -> Iterator[tuple[int, int, bool]]:
-    """Verilog `[...]` groups with numeric contents: (open, close, is a declaration range)."""
+    """Verilog `[...]` groups: (open, close, is a declaration range)."""
     for i, t in enumerate(src.tokens):
         if t.text != "[" or t.kind is not Kind.PUNCT or i not in src.match:
             continue
@@ -476,10 +473,9 @@ def declared_msb(src: Source) -> dict[str, int]:
     for open_, close, decl in _selects(src):
         inner = src.tokens[open_ + 1:close]
         name = src.tok(close + 1)
-        if decl and len(inner) == 3 and inner[1].text == ":" and name is not None and name.kind is Kind.IDENT:
-            msb = parse_literal(inner[0], True)
-            if msb is not None:
-                found[name.text] = msb.value
+        if decl and len(inner) == 3 and inner[1].text == ":" and name is not None and name.kind is Kind.IDENT \
+                and (msb := parse_literal(inner[0], True)) is not None:
+            found[name.text] = msb.value
     return found
 
 

@@ -305,7 +305,7 @@ class Source:
         if prev.kind in (Kind.NUMBER, Kind.STRING):
             return True
         if prev.kind is Kind.IDENT:
-            return not (self.language is not Language.VERILOG and prev.text in C_TYPES)
+            return self.verilog or prev.text not in C_TYPES
         return prev.text in (")", "]") or (prev.kind is Kind.PUNCT and prev.text == "}" and self.verilog)
 
     def operand_left(self, i: int) -> int | None:
