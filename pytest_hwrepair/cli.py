@@ -154,7 +154,7 @@ def _validate(ns: argparse.Namespace) -> int:
                                       "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     if ns.mutants is not None:
-        from .strength.cli import run_mutants
+        from .strength.mutants import run_mutants
 
         return run_mutants(ns, sandbox, OracleOptions.from_settings(settings))
     start = time.monotonic()
@@ -187,7 +187,7 @@ def _stats(ns: argparse.Namespace) -> int:
     from .repo.stats import repo_tables
 
     if ns.mutants is not None:
-        from .strength.cli import mutant_stats
+        from .strength.mutants import mutant_stats
 
         return mutant_stats(ns, _update_block)
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)

@@ -49,8 +49,7 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
             return BugCheck(path, bug.id, "rejected", f"harness error on {name}: {v.summary}", **shown)
     if rv.outcome is Outcome.FAILED:
         return BugCheck(path, bug.id, "rejected", f"reference fails: [{rv.category.value}] {rv.summary}", **shown)
-    strong = _strong_problem(ref) if case.domain in STRONG_CHECKED else ""
-    if strong:
+    if case.domain in STRONG_CHECKED and (strong := _strong_problem(ref)):
         return BugCheck(path, bug.id, "rejected", strong, **shown)
     if nv.outcome is Outcome.PASSED:
         return BugCheck(path, bug.id, "rejected", "bug not observable: the buggy version passes", **shown)
@@ -63,8 +62,7 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
         return BugCheck(path, bug.id, "unverified", f"{said}: {nv.summary}", **shown)
     if rv.outcome is Outcome.SKIPPED and nv.outcome is Outcome.FAILED and nv.category.value != "compile_fail":
         return BugCheck(path, bug.id, "unverified", f"reference runtime not checked here: {rv.summary}", **shown)
-    problem = _category_problem(case, bug, nv.category.value, noop)
-    if problem:
+    if problem := _category_problem(case, bug, nv.category.value, noop):
         return BugCheck(path, bug.id, "rejected", problem, **shown)
     return BugCheck(path, bug.id, "accepted", **shown)
 

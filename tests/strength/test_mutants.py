@@ -13,9 +13,21 @@ from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.oracles import OracleContext
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
-from pytest_hwrepair.strength.mutants import Mutant, MutantJudge, MutantResult, MutantStatus, asm_command, case_mutants
+from pytest_hwrepair.strength.mutants import (
+    Mutant,
+    MutantJudge,
+    MutantResult,
+    MutantStatus,
+    asm_command,
+    by_suite,
+    case_mutants,
+    load,
+    markdown,
+    save,
+    strength,
+    strong_costs,
+)
 from pytest_hwrepair.strength.mutate import Edit, Op
-from pytest_hwrepair.strength.tables import by_suite, load, markdown, save, strength, strong_costs
 
 from ..hls_diff_helpers import make_case, searchable_tmp
 
@@ -182,7 +194,7 @@ def test_survivor_argued_equivalent_in_mutants_toml_is_shown_equivalent_by_hand(
 
 
 def test_argument_for_an_edit_the_target_no_longer_has_is_stale(clip: Case) -> None:
-    from pytest_hwrepair.strength.notes import load_equivalences
+    from pytest_hwrepair.strength.mutants import load_equivalences
 
     _notes(clip, '[[equivalent]]\nat = "1:1"\nold = "while"\nnew = "if"\nreason = "the first line is a comment"\n')
     notes = load_equivalences(clip)
@@ -190,7 +202,7 @@ def test_argument_for_an_edit_the_target_no_longer_has_is_stale(clip: Case) -> N
 
 
 def test_bad_mutants_toml_is_a_one_line_error(clip: Case) -> None:
-    from pytest_hwrepair.strength.notes import load_equivalences
+    from pytest_hwrepair.strength.mutants import load_equivalences
     from pytest_hwrepair.verdict import CaseError
 
     _notes(clip, '[[equivalent]]\nat = "3"\nold = "<"\nnew = "<="\nreason = "long enough reason"\n')

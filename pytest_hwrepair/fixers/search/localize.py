@@ -9,8 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ...strength.mutate import Language, Source
-from ...strength.mutate.structure import StmtKind
-from ...strength.mutate.tokens import Kind
+from ...strength.mutate.source import Kind, StmtKind
 from ...verdict import Category, Verdict
 
 COLD = 0.05          # weight of a line the failing run never executed (or outside every slice)

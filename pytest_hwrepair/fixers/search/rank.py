@@ -8,7 +8,7 @@ import random
 import re
 
 from ...strength.mutate import Edit, Language, Op, Source
-from ...strength.mutate.tokens import Kind
+from ...strength.mutate.source import Kind
 from .localize import Localisation
 
 NOISE = 0.35          # spread of the seeded perturbation of edit scores (samples differ by seed)

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterator
 
 from ...strength.mutate import Edit, Language, Op, Source
-from ...strength.mutate.ops_stmt import C_TYPE_ALTERNATIVES
-from ...strength.mutate.tokens import C_KEYWORDS, C_TYPES, VERILOG_KEYWORDS, Kind, Token
+from ...strength.mutate.operators import C_TYPE_ALTERNATIVES
+from ...strength.mutate.source import C_KEYWORDS, C_TYPES, VERILOG_KEYWORDS, Kind, Token
 from .localize import log_lines
 
 _QUOTED = re.compile(r"""['"`‘]([A-Za-z_][A-Za-z0-9_$]*)['"’]""")

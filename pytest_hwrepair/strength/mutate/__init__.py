@@ -10,35 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from . import ops_expr, ops_stmt, ops_value, ops_verilog
-from .edit import Edit, Op, apply_all, seeded_order
-from .structure import Source
-from .tokens import Language, tokenize
+from . import operators as ops
+from .source import Edit, Language, Op, Source, apply_all, seeded_order, tokenize
 
 OperatorFn = Callable[[Source], Iterator[Edit]]
 
 OPERATORS: dict[Op, OperatorFn] = {
-    Op.RELATIONAL: ops_expr.relational,
-    Op.ARITHMETIC: ops_expr.arithmetic,
-    Op.LOGICAL: ops_expr.logical,
-    Op.SHIFT: ops_expr.shift,
-    Op.CONSTANT: ops_value.constant,
-    Op.BOUND: ops_value.bound,
-    Op.INDEX: ops_value.index,
-    Op.SWAP: ops_expr.swap,
-    Op.TERNARY: ops_expr.ternary,
-    Op.NEGATE: ops_expr.negate,
-    Op.IDENTIFIER: ops_stmt.identifier,
-    Op.DELETE: ops_stmt.delete,
-    Op.TYPE: ops_stmt.type_,
-    Op.INIT: ops_stmt.init,
-    Op.GUARD: ops_stmt.guard,
-    Op.BLOCKING: ops_verilog.blocking,
-    Op.SENSITIVITY: ops_verilog.sensitivity,
-    Op.RESET: ops_verilog.reset,
-    Op.BIT_INDEX: ops_value.bit_index,
-    Op.WIDTH: ops_value.width,
-    Op.SPECIAL: ops_stmt.special,
+    Op.RELATIONAL: ops.relational,
+    Op.ARITHMETIC: ops.arithmetic,
+    Op.LOGICAL: ops.logical,
+    Op.SHIFT: ops.shift,
+    Op.CONSTANT: ops.constant,
+    Op.BOUND: ops.bound,
+    Op.INDEX: ops.index,
+    Op.SWAP: ops.swap,
+    Op.TERNARY: ops.ternary,
+    Op.NEGATE: ops.negate,
+    Op.IDENTIFIER: ops.identifier,
+    Op.DELETE: ops.delete,
+    Op.TYPE: ops.type_,
+    Op.INIT: ops.init,
+    Op.GUARD: ops.guard,
+    Op.BLOCKING: ops.blocking,
+    Op.SENSITIVITY: ops.sensitivity,
+    Op.RESET: ops.reset,
+    Op.BIT_INDEX: ops.bit_index,
+    Op.WIDTH: ops.width,
+    Op.SPECIAL: ops.special,
 }
 
 # Operators that apply to one language only: `candidate_edits` never runs them on the other.
@@ -47,8 +45,7 @@ C_ONLY = frozenset({Op.INDEX, Op.INIT, Op.GUARD, Op.SPECIAL})
 # candidates the repair search proposes.
 MUTANT_ONLY = frozenset({Op.SPECIAL})
 VERILOG_ONLY = frozenset({Op.BLOCKING, Op.SENSITIVITY, Op.RESET, Op.BIT_INDEX, Op.WIDTH})
-# The single-edit mutants of mutation analysis: operator swap, constant ±1, bound off-by-one,
-# shift direction, index ±1, statement deletion.
+# The single-edit mutants of mutation analysis.
 MUTANT_OPERATORS = (Op.RELATIONAL, Op.ARITHMETIC, Op.LOGICAL, Op.CONSTANT, Op.BOUND, Op.SHIFT, Op.INDEX,
                     Op.BIT_INDEX, Op.DELETE)
 
@@ -80,17 +77,13 @@ def candidate_edits(text: str, language: Language, operators: Iterable[Op] | Non
     src = Source(text, language)
     chosen = [op for op in (operators if operators is not None else operators_for(language))
               if _applies(op, language)]
-    seen: set[tuple[int, str, str]] = set()
-    out: list[Edit] = []
+    found: dict[tuple[int, str, str], Edit] = {}  # the first of equal edits stays
     for op in chosen:
         for edit in OPERATORS[op](src):
-            key = (edit.offset, edit.old, edit.new)
-            if key in seen or edit.old == edit.new:
-                continue
-            seen.add(key)
-            out.append(edit)
+            if edit.old != edit.new:
+                found.setdefault((edit.offset, edit.old, edit.new), edit)
     order = {op: n for n, op in enumerate(OPERATORS)}
-    return sorted(out, key=lambda e: (e.offset, order.get(e.operator, len(order))))
+    return sorted(found.values(), key=lambda e: (e.offset, order.get(e.operator, len(order))))
 
 
 def mutants(text: str, language: Language, n: int, seed: int, operators: Iterable[Op] = MUTANT_OPERATORS) \
