@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from pytest_hwrepair.controller import grouped as board_grouped
 from pytest_hwrepair.controller import table_row as board_row
+from pytest_hwrepair.report.build import grouped
+from pytest_hwrepair.report.build import table_row as report_row
 from pytest_hwrepair.report.stats import bootstrap_mean
-from pytest_hwrepair.report.tables import grouped
-from pytest_hwrepair.report.tables import table_row as report_row
 from pytest_hwrepair.results.bugstats import BugStats, Columns, correct_at_k
 from pytest_hwrepair.results.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
 
@@ -101,7 +101,7 @@ def test_a_report_row_is_its_definition(stats: tuple[BugStats, ...]) -> None:
 
 def test_grouped_report_rows_follow_the_bug_rows_order() -> None:
     # The columns are the stats' and the keys the rows': the same bugs in the same order (bug_rows).
-    from pytest_hwrepair.report.tables import bug_rows
+    from pytest_hwrepair.report.build import bug_rows
     from pytest_hwrepair.results.tally import Tally
 
     from ..report_helpers import record
