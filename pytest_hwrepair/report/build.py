@@ -9,7 +9,7 @@ correct@k counts a sample when it passed the suite oracle and its record's `stro
 every counted sample of the bug (a sample that failed the suite oracle is not correct, whether or
 not its strong oracle ran, and neither is a pass the strong oracle could not decide); like pass@k it
 averages over every bug with a counted sample, so correct@k <= pass@k, and it is n/a where no
-bug's case has a strong oracle (`bugstats.correct_at_k`).
+bug's case has a strong oracle (`tally.correct_at_k`).
 
 The evaluation card is the protocol stack of a run, from run.json, so a number never travels alone.
 """
@@ -24,9 +24,8 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from ..controller import summary_of
-from ..results.bugstats import BugStats, Columns, pick
 from ..results.metrics import mean_of, pass_at_k
-from ..results.tally import Tally
+from ..results.tally import BugStats, Columns, Tally, pick
 from .load import Merged, Run
 from .model import (
     BOOTSTRAP_RESAMPLES,

@@ -32,9 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ..results.bugstats import View, view_of
 from ..results.rundir import RunDir, SampleRecord, decode_line, differing, finished_of, read_records
-from ..results.tally import DECIDED, Tally
+from ..results.tally import DECIDED, Tally, View, view_of
 from ..verdict import Category, RepairProtocol
 
 OUTCOMES = ("passed", "failed", "error", "skipped")

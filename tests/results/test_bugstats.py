@@ -1,6 +1,6 @@
 """Table rows built from per-bug columns equal the definitions computed bug by bug (DESIGN §9).
 
-Reports over many bugs read each bug's values once (`bugstats.Columns`) and build every grouping from
+Reports over many bugs read each bug's values once (`tally.Columns`) and build every grouping from
 index lists; these properties restate each row field from its definition and compare, on random bugs.
 """
 
@@ -14,8 +14,8 @@ from pytest_hwrepair.controller import table_row as board_row
 from pytest_hwrepair.report.build import grouped
 from pytest_hwrepair.report.build import table_row as report_row
 from pytest_hwrepair.report.stats import bootstrap_mean
-from pytest_hwrepair.results.bugstats import BugStats, Columns, correct_at_k
 from pytest_hwrepair.results.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
+from pytest_hwrepair.results.tally import BugStats, Columns, correct_at_k
 
 KS = (1, 2, 5)
 CATEGORIES = ("pass", "test_fail", "compile_fail", "timeout")
