@@ -11,9 +11,8 @@ from hypothesis import strategies as st
 
 from pytest_hwrepair.controller import grouped as board_grouped
 from pytest_hwrepair.controller import table_row as board_row
-from pytest_hwrepair.report.build import grouped
+from pytest_hwrepair.report.build import bootstrap_mean, grouped
 from pytest_hwrepair.report.build import table_row as report_row
-from pytest_hwrepair.report.stats import bootstrap_mean
 from pytest_hwrepair.results.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
 from pytest_hwrepair.results.tally import BugStats, Columns, correct_at_k
 
