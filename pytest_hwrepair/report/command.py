@@ -67,7 +67,7 @@ def run(ns: argparse.Namespace) -> int:
         merged = merge(load_runs(ns.runs), by_run=ns.by_run)
     except RecordError as exc:
         raise SettingsError(str(exc)) from None
-    if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
+    if ns.json:  # the scoreboard's summary
         _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
         return 0
     report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap)

@@ -145,7 +145,7 @@ def card_lines(c: Card) -> list[str]:
 
 
 def render_text(report: Report) -> str:
-    """The scoreboard's tables (as before), then notes, the evaluation cards and the statistics."""
+    """The scoreboard's tables, then notes, the evaluation cards and the statistics."""
     out = render_summary(report.summary)
     out += ["", *[f"note: {n}" for n in report.notes]]
     for c in report.cards:

@@ -39,20 +39,18 @@ SPENT = "[not embedded: this report's budget for artifact text is spent; open th
 
 
 class TextPool:
-    """Interned texts: the browser refers to each by its index."""
+    """Interned texts, in the order added: the browser refers to each by its index."""
 
-    def __init__(self, budget: int = TEXT_BUDGET) -> None:
-        self.texts: list[str] = [""]
+    def __init__(self) -> None:
         self.index: dict[str, int] = {"": 0}
-        self.budget = budget
+        self.budget = TEXT_BUDGET
 
     def add(self, text: str) -> int:
         if text not in self.index and len(text) > self.budget:
             text = SPENT
         if text not in self.index:
             self.budget -= len(text)
-            self.index[text] = len(self.texts)
-            self.texts.append(text)
+            self.index[text] = len(self.index)
         return self.index[text]
 
 
@@ -99,7 +97,7 @@ def browser_data(merged: Merged) -> dict[str, Any]:
     pairs = sorted(merged.counted,
                    key=lambda p: (p[0].fixer, p[0].case, p[0].bug, p[0].sample, p[0].iteration or 0, not p[0].final))
     samples = [_entry(r, origin, pool) for r, origin in pairs]
-    return {"samples": samples, "texts": pool.texts}
+    return {"samples": samples, "texts": list(pool.index)}
 
 
 FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),

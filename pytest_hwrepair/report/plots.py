@@ -381,11 +381,6 @@ def plots(report: Report) -> tuple[list[Plot], list[Missing]]:
     return [p for p in made if isinstance(p, Plot)], [m for m in made if isinstance(m, Missing)]
 
 
-def plot_files(found: Sequence[Plot]) -> dict[str, str]:
-    """File name -> standalone SVG text, for `--plots DIR`."""
-    return {f"{p.id}.svg": '<?xml version="1.0" encoding="UTF-8"?>\n' + p.svg + "\n" for p in found}
-
-
 # Flags for a Chromium that touches nothing outside its own fresh profile and asks the network nothing.
 CHROMIUM_FLAGS = ("--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--hide-scrollbars")
@@ -409,13 +404,6 @@ def chromium_argv(binary: str, profile: Path) -> list[str]:
     """The command line prefix: the fixed flags, a fresh profile, and no sandbox only where root requires it."""
     root = ["--no-sandbox"] if os.geteuid() == 0 else []
     return [binary, *CHROMIUM_FLAGS, *root, f"--user-data-dir={profile}"]
-
-
-def svg_size(svg: str) -> tuple[int, int]:
-    m = _SIZE.search(svg)
-    if not m:
-        raise RenderError("the SVG has no width and height")
-    return int(m.group(1)), int(m.group(2))
 
 
 class _Pipe:
@@ -486,7 +474,10 @@ def svg_to_png(svg_file: Path, png_file: Path, *, scale: int = 2, timeout: float
     binary = find_chromium()
     if binary is None:
         raise RenderError("needs Chromium: install it (apt-get install chromium) or set HWREPAIR_CHROMIUM")
-    width, height = svg_size(svg_file.read_text(encoding="utf-8"))
+    size = _SIZE.search(svg_file.read_text(encoding="utf-8"))
+    if not size:
+        raise RenderError("the SVG has no width and height")
+    width, height = int(size.group(1)), int(size.group(2))
     with tempfile.TemporaryDirectory(prefix="hwrepair-chromium-") as profile:
         pipe = _Pipe(chromium_argv(binary, Path(profile)), time.monotonic() + timeout)
         try:
@@ -505,11 +496,12 @@ def svg_to_png(svg_file: Path, png_file: Path, *, scale: int = 2, timeout: float
 
 
 def write_plots(report: Report, folder: Path, *, png: bool) -> list[Path]:
+    """Every plot as a standalone DIR/<plot>.svg (`--plots DIR`), and a .png beside it with `png`."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, svg in plot_files(plots(report)[0]).items():
-        path = folder / name
-        path.write_text(svg, encoding="utf-8")
+    for p in plots(report)[0]:
+        path = folder / f"{p.id}.svg"
+        path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + p.svg + "\n", encoding="utf-8")
         written.append(path)
         if png:
             try:
@@ -521,5 +513,5 @@ def write_plots(report: Report, folder: Path, *, png: bool) -> list[Path]:
 
 
 __all__ = ["CHROMIUM_FLAGS", "PALETTE", "Canvas", "Missing", "Plot", "Point", "RenderError", "Whisker", "chromium_argv",
-           "color", "esc", "find_chromium", "grid", "lines", "plot_files", "plots", "scatter", "stacked", "svg_size",
-           "svg_to_png", "whiskers", "write_plots"]
+           "color", "esc", "find_chromium", "grid", "lines", "plots", "scatter", "stacked", "svg_to_png", "whiskers",
+           "write_plots"]
