@@ -72,16 +72,15 @@ def read_artifact(artifacts: Path, folder: str | None, names: tuple[str, ...], c
 
 
 def _entry(r: SampleRecord, origin: Path, pool: TextPool) -> dict[str, Any]:
-    entry: dict[str, Any] = {
+    return {
         "fixer": r.fixer, "domain": r.domain, "suite": r.suite, "type": r.bug_type, "case": r.case, "bug": r.bug,
         "sample": r.sample, "iteration": r.iteration, "final": r.final, "outcome": r.outcome,
         "category": r.category, "strong": r.strong, "verdict": verdict(r), "summary": pool.add(r.summary),
         "nodeid": r.nodeid, "key": r.key, "run": r.run, "speedup": r.speedup, "cost_usd": r.cost_usd,
         "stop": r.stop_reason,
+        **{field: pool.add(read_artifact(origin / "artifacts", r.artifact, names, cap))
+           for field, (names, cap) in ARTIFACTS.items()},
     }
-    for field, (names, cap) in ARTIFACTS.items():
-        entry[field] = pool.add(read_artifact(origin / "artifacts", r.artifact, names, cap))
-    return entry
 
 
 def verdict(r: SampleRecord) -> str:
@@ -96,8 +95,7 @@ def browser_data(merged: Merged) -> dict[str, Any]:
     pool = TextPool()
     pairs = sorted(merged.counted,
                    key=lambda p: (p[0].fixer, p[0].case, p[0].bug, p[0].sample, p[0].iteration or 0, not p[0].final))
-    samples = [_entry(r, origin, pool) for r, origin in pairs]
-    return {"samples": samples, "texts": list(pool.index)}
+    return {"samples": [_entry(r, origin, pool) for r, origin in pairs], "texts": list(pool.index)}
 
 
 FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),

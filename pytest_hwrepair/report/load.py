@@ -388,21 +388,20 @@ def load_runs(paths: Sequence[Path]) -> list[Run]:
 def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     """One set of samples: by sample key, the first run holding a decided verdict wins (else the first)."""
     runs = tuple(runs)
-    apart = () if by_run else _identities_apart(runs)
-    by_run = by_run or bool(apart)
+    apart = None if by_run else _identities_apart(runs)
+    by_run = by_run or apart is not None
     prefixes = [f"{run.name}:" for run in runs] if by_run else None
     tally, duplicates, samples = merge_scans([run.scan for run in runs], prefixes=prefixes)
     if by_run:
-        why = f"{apart[0]}" if apart else "--by-run"
-        notes = (f"{why}: the samples of each of the {len(runs)} run directories are kept apart",) \
+        notes = (f"{apart or '--by-run'}: the samples of each of the {len(runs)} run directories are kept apart",) \
             if len(runs) > 1 else ()
         return Merged(runs, tally, 0, samples, notes, by_run=True)
     return Merged(runs, tally, duplicates, samples, _merge_notes(runs, duplicates, samples))
 
 
-def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
-    """One line per fixer name that two runs recorded with different settings (endpoint, sampling, prompt, ...):
-    their samples are two fixers, never merged into one row."""
+def _identities_apart(runs: Sequence[Run]) -> str | None:
+    """The first fixer name that two runs recorded with different settings (endpoint, sampling, prompt, ...), as
+    a line: their samples are two fixers, never merged into one row."""
     seen: dict[str, tuple[str, Any]] = {}
     for run in runs:
         configs = run.info.get("fixer_configs")
@@ -412,8 +411,8 @@ def _identities_apart(runs: Sequence[Run]) -> tuple[str, ...]:
             first = seen.setdefault(config["name"], (run.name, config))
             if first[1] != config:
                 keys = ", ".join(differing(first[1], config))
-                return (f"{first[0]} and {run.name} ran {config['name']} with different {keys}",)
-    return ()
+                return f"{first[0]} and {run.name} ran {config['name']} with different {keys}"
+    return None
 
 
 def _decided(samples: tuple[SampleRecord, ...]) -> bool:
