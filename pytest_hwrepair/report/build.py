@@ -1,20 +1,16 @@
-"""The report model assembled from merged runs: per-bug rows, grouped table rows with bootstrap intervals,
-correlations, class splits, paired fixer tests, run comparisons and evaluation cards.
+"""The report model assembled from merged runs: per-bug rows, grouped rows with bootstrap intervals, the
+statistics (correlations, class splits, paired fixer tests, run comparisons) and the evaluation cards.
 
-Counts and definitions come from the scoreboard (`bug_stats`) and metrics (`pass_at_k`,
-`mean_pass_at_k`); this module adds what a report needs beyond them: correct@k and plausible counts
-next to pass@k, bug classes, and intervals.
+Counts come from the tally (`bug_stats`) and metrics (`pass_at_k`); a report adds correct@k and plausible
+counts next to pass@k, bug classes and intervals. correct@k counts a sample when it passed the suite oracle
+and its record's `strong` is true, over every counted sample of the bug (a sample that failed the suite
+oracle is not correct, whether or not its strong oracle ran, and neither is a pass the strong oracle could
+not decide); like pass@k it averages over every bug with a counted sample, so correct@k <= pass@k, and it
+is n/a where no bug's case has a strong oracle (`tally.correct_at_k`).
 
-correct@k counts a sample when it passed the suite oracle and its record's `strong` is true, over
-every counted sample of the bug (a sample that failed the suite oracle is not correct, whether or
-not its strong oracle ran, and neither is a pass the strong oracle could not decide); like pass@k it
-averages over every bug with a counted sample, so correct@k <= pass@k, and it is n/a where no
-bug's case has a strong oracle (`tally.correct_at_k`).
-
-Statistics (DESIGN §9) take plain sequences of numbers and return a frozen result whose `note` says why
-a value is undefined (too few points, constant input) instead of returning NaN.
-
-The evaluation card is the protocol stack of a run, from run.json, so a number never travels alone.
+Statistics (DESIGN §9) return a frozen result whose `note` says why a value is undefined (too few points,
+constant input) instead of NaN. The evaluation card is a run's protocol stack, from run.json, so a number
+never travels alone.
 """
 
 from __future__ import annotations

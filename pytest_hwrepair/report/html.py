@@ -174,7 +174,6 @@ def _browser() -> str:
 
 
 def render_html(report: Report, merged: Merged) -> str:
-    """The whole page."""
     found, missing = plots(report)
     script = asset("browser.js")
     runs = ", ".join(report.merge.runs)
