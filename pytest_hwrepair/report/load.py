@@ -317,9 +317,17 @@ class Merged:
 
     @cached_property
     def counted(self) -> list[tuple[SampleRecord, Path]]:
-        """Every counted record with its run directory, for its artifacts (read again from the run directories:
-        only the HTML browser needs them)."""
-        return _merged_records(self.runs, by_run=self.by_run)
+        """Every counted record with its run directory, by the rule `merge` counts with (read again from the run
+        directories: only the HTML browser needs the records, for their artifacts)."""
+        if self.by_run:
+            return [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in self.runs
+                    for key in sorted(run.samples) for r in run.samples[key]]
+        chosen: dict[str, tuple[tuple[SampleRecord, ...], Path]] = {}
+        for run in self.runs:
+            for key, samples in run.samples.items():
+                if key not in chosen or (not _decided(chosen[key][0]) and _decided(samples)):
+                    chosen[key] = (samples, run.path)
+        return [(r, chosen[key][1]) for key in sorted(chosen) for r in chosen[key][0]]
 
     @property
     def records(self) -> list[SampleRecord]:
@@ -417,19 +425,6 @@ def _identities_apart(runs: Sequence[Run]) -> str | None:
 
 def _decided(samples: tuple[SampleRecord, ...]) -> bool:
     return any(r.final and r.outcome in DECIDED for r in samples)
-
-
-def _merged_records(runs: Sequence[Run], *, by_run: bool) -> list[tuple[SampleRecord, Path]]:
-    """The counted records themselves with their run directories, by the rule `merge` counts with."""
-    if by_run:
-        return [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in runs
-                for key in sorted(run.samples) for r in run.samples[key]]
-    chosen: dict[str, tuple[tuple[SampleRecord, ...], Path]] = {}
-    for run in runs:
-        for key, samples in run.samples.items():
-            if key not in chosen or (not _decided(chosen[key][0]) and _decided(samples)):
-                chosen[key] = (samples, run.path)
-    return [(r, chosen[key][1]) for key in sorted(chosen) for r in chosen[key][0]]
 
 
 def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[str, ...]:
