@@ -12,11 +12,10 @@ from typing import Any
 from .cases.domains import has
 from .oracles.cuda.tables import build_rows
 from .repo.summary import repo_summary
-from .results.bugstats import COUNTED, BugStats, Columns, pick
 from .results.gates import Gate, check_gates, regressions
 from .results.metrics import category_changes, mean, mean_of
 from .results.rundir import RunDir, SampleRecord
-from .results.tally import PERF_SWEEP, TIER_CELLS, Tally
+from .results.tally import COUNTED, PERF_SWEEP, TIER_CELLS, BugStats, Columns, Tally, pick
 from .run.trajectory import STOP_SIGNALS
 from .verdict import Outcome, RepairProtocol
 

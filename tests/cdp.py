@@ -14,7 +14,7 @@ from typing import Any
 
 import websocket
 
-from pytest_hwrepair.report.png import chromium_argv
+from pytest_hwrepair.report.plots import chromium_argv
 
 
 class CDPError(Exception):

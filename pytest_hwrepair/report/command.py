@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 from ..settings import SettingsError
-from .model import BOOTSTRAP_RESAMPLES, Report
+from .model import BOOTSTRAP_RESAMPLES
 
 FORMATS = ("text", "markdown", "latex", "csv", "json", "html")
-
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -50,25 +49,6 @@ def _emit(text: str, out: Path | None) -> None:
     print(f"hwrepair report: wrote {out}", file=sys.stderr)
 
 
-def write_plots(report: Report, folder: Path, *, png: bool) -> list[Path]:
-    from .plots import plot_files, plots
-    from .png import RenderError, svg_to_png
-
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, svg in plot_files(plots(report)[0]).items():
-        path = folder / name
-        path.write_text(svg, encoding="utf-8")
-        written.append(path)
-        if png:
-            try:
-                svg_to_png(path, path.with_suffix(".png"))
-            except RenderError as exc:
-                raise SettingsError(f"--png: {exc}") from None
-            written.append(path.with_suffix(".png"))
-    return written
-
-
 def run(ns: argparse.Namespace) -> int:
     from ..controller import summary_of
     from .build import build_report, parse_class_map
@@ -87,7 +67,7 @@ def run(ns: argparse.Namespace) -> int:
         merged = merge(load_runs(ns.runs), by_run=ns.by_run)
     except RecordError as exc:
         raise SettingsError(str(exc)) from None
-    if ns.json:  # the scoreboard's summary, as `hwrepair report --json` always printed it
+    if ns.json:  # the scoreboard's summary
         _emit(json.dumps(summary_of(merged.tally, ks), indent=2, sort_keys=True) + "\n", ns.out)
         return 0
     report = build_report(merged, ks, by_run=ns.by_run, class_map=classes, resamples=ns.bootstrap)
@@ -100,9 +80,11 @@ def run(ns: argparse.Namespace) -> int:
 
         _emit(getattr(formats, f"render_{ns.format}")(report), ns.out)
     if ns.plots is not None:
+        from .plots import write_plots
+
         for path in write_plots(report, ns.plots, png=ns.png):
             print(f"hwrepair report: wrote {path}", file=sys.stderr)
     return 0
 
 
-__all__ = ["FORMATS", "add_arguments", "run", "write_plots"]
+__all__ = ["FORMATS", "add_arguments", "run"]

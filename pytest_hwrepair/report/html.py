@@ -3,6 +3,11 @@
 Texts from runs are escaped where they become HTML and embedded as JSON the browser script reads
 with textContent; a Content-Security-Policy allows only the report's own script (by hash), so even a
 text that slipped through could neither run script nor load anything.
+
+The browser shows every record with its artifacts (diff, oracle log, prompt, response). Artifacts were
+written from model answers and candidate programs, so every file is read with `read_untrusted` (no
+links, regular files only, capped) and shown only as text. Equal texts are stored once: many samples
+share a prompt, and control fixers share their diffs.
 """
 
 from __future__ import annotations
@@ -12,15 +17,86 @@ import hashlib
 import json
 from collections.abc import Sequence
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
-from .card import card_lines
+from ..results.rundir import SampleRecord
+from ..sandbox.untrusted import UntrustedFileError, read_untrusted, truncation_marker
+from .formats import Section, card_lines, est, sections
 from .load import Merged
 from .model import Report
-from .plots import Missing, Plot, plots
-from .samples import browser_data
-from .sections import Section, est, sections
-from .svg import esc
+from .plots import Missing, Plot, esc, plots
+
+# field -> (artifact file names tried in order, characters kept)
+ARTIFACTS: dict[str, tuple[tuple[str, ...], int]] = {
+    "diff": (("candidate.diff",), 20_000),
+    "log": (("oracle.log",), 8_000),
+    "prompt": (("prompt.txt",), 12_000),
+    "response": (("response.txt", "response.diff"), 20_000),
+}
+TEXT_BUDGET = 24 << 20  # characters of artifact text one report embeds at most
+SPENT = "[not embedded: this report's budget for artifact text is spent; open the run directory]"
+
+
+class TextPool:
+    """Interned texts, in the order added: the browser refers to each by its index."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {"": 0}
+        self.budget = TEXT_BUDGET
+
+    def add(self, text: str) -> int:
+        if text not in self.index and len(text) > self.budget:
+            text = SPENT
+        if text not in self.index:
+            self.budget -= len(text)
+            self.index[text] = len(self.index)
+        return self.index[text]
+
+
+def read_artifact(artifacts: Path, folder: str | None, names: tuple[str, ...], cap: int) -> str:
+    """The first of `names` in the sample's artifact folder, as capped text ('' when none exists)."""
+    if not folder:
+        return ""
+    for name in names:
+        try:
+            got = read_untrusted(artifacts, f"{folder}/{name}", cap)
+        except FileNotFoundError:
+            continue
+        except UntrustedFileError as exc:
+            return f"[not shown: {exc}]"
+        except OSError as exc:
+            return f"[not readable: {name}: {exc.strerror or exc}]"
+        return got.text + (truncation_marker(got.dropped) if got.truncated else "")
+    return ""
+
+
+def _entry(r: SampleRecord, origin: Path, pool: TextPool) -> dict[str, Any]:
+    return {
+        "fixer": r.fixer, "domain": r.domain, "suite": r.suite, "type": r.bug_type, "case": r.case, "bug": r.bug,
+        "sample": r.sample, "iteration": r.iteration, "final": r.final, "outcome": r.outcome,
+        "category": r.category, "strong": r.strong, "verdict": verdict(r), "summary": pool.add(r.summary),
+        "nodeid": r.nodeid, "key": r.key, "run": r.run, "speedup": r.speedup, "cost_usd": r.cost_usd,
+        "stop": r.stop_reason,
+        **{field: pool.add(read_artifact(origin / "artifacts", r.artifact, names, cap))
+           for field, (names, cap) in ARTIFACTS.items()},
+    }
+
+
+def verdict(r: SampleRecord) -> str:
+    """correct | plausible | passed (no strong verdict) | the outcome."""
+    if r.outcome != "passed":
+        return r.outcome
+    return "passed" if r.strong is None else "correct" if r.strong else "plausible"
+
+
+def browser_data(merged: Merged) -> dict[str, Any]:
+    """Every record (each iteration of a trajectory too) with interned artifact texts."""
+    pool = TextPool()
+    pairs = sorted(merged.counted,
+                   key=lambda p: (p[0].fixer, p[0].case, p[0].bug, p[0].sample, p[0].iteration or 0, not p[0].final))
+    return {"samples": [_entry(r, origin, pool) for r, origin in pairs], "texts": list(pool.index)}
+
 
 FILTERS = (("fixer", "fixer"), ("suite", "suite"), ("type", "bug type"), ("outcome", "outcome"),
            ("verdict", "verdict"), ("category", "category"))
@@ -98,7 +174,6 @@ def _browser() -> str:
 
 
 def render_html(report: Report, merged: Merged) -> str:
-    """The whole page."""
     found, missing = plots(report)
     script = asset("browser.js")
     runs = ", ".join(report.merge.runs)
@@ -124,4 +199,5 @@ def render_html(report: Report, merged: Merged) -> str:
     )
 
 
-__all__ = ["headline", "render_html", "script_json"]
+__all__ = ["ARTIFACTS", "TextPool", "browser_data", "headline", "read_artifact", "render_html", "script_json",
+           "verdict"]

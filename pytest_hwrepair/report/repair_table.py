@@ -24,9 +24,9 @@ from ..cases.case import Case, find_case_files
 from ..cases.domains import has
 from ..cases.load import load_case
 from ..controller import EXIT_HARNESS_ERRORS
-from ..results.bugstats import bug_stats, correct_at_k
 from ..results.metrics import mean_pass_at_k
 from ..results.rundir import RunDir, SampleRecord, patch_sha
+from ..results.tally import bug_stats, correct_at_k
 from .terminal import fmt, table
 
 

@@ -66,8 +66,10 @@ def render(summary: dict[str, Any], *, labels: Mapping[str, str] | None = None, 
     """The totals and their legend, then the breakdown (when asked) and the extra tables that apply."""
     names = labels or {}
     ks = measured_ks(summary)
-    totals, iterative = _totals(summary, names, ks)
-    out = totals + legend(totals[0].split(), iterative)
+    headers = ["fixer", "domain", "bugs", "samples", *score_headers(ks), "mult", "under", "errors", "skips"]
+    iterative = summary.get("iterative_domains", {})
+    rows = [_row(d, iterative.get(d["domain"], []), names, ks) for d in summary["domains"]]
+    out = table(headers, [row for row, _ in rows], text_columns=2) + legend(headers, any(star for _, star in rows))
     if dropped := [k for k in summary["k"] if k not in ks]:
         shown = ", ".join(f"pass@{k}, correct@{k}" for k in dropped)
         out.append(f"  left out: {shown}: no fixer has {min(dropped)} samples of a bug (--hwrepair-samples)")
@@ -84,13 +86,6 @@ def measured_ks(summary: dict[str, Any]) -> list[int]:
     iterative = [it for its in summary.get("iterative_domains", {}).values() for it in its]
     return [k for k in summary["k"] if not rows or any(d["pass_at"].get(str(k)) is not None for d in rows)
             or any(it["pass_within"].get(str(k)) is not None for it in iterative)]
-
-
-def _totals(summary: dict[str, Any], names: Mapping[str, str], ks: Sequence[int]) -> tuple[list[str], bool]:
-    headers = ["fixer", "domain", "bugs", "samples", *score_headers(ks), "mult", "under", "errors", "skips"]
-    iterative = summary.get("iterative_domains", {})
-    rows = [_row(d, iterative.get(d["domain"], []), names, ks) for d in summary["domains"]]
-    return table(headers, [row for row, _ in rows], text_columns=2), any(star for _, star in rows)
 
 
 def _row(row: dict[str, Any], iterative: Sequence[dict[str, Any]], names: Mapping[str, str], ks: Sequence[int],

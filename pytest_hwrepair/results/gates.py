@@ -9,9 +9,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bugstats import BugStats, bug_stats, correct_at_k
 from .metrics import mean_pass_at_k
 from .rundir import SampleRecord
+from .tally import BugStats, bug_stats, correct_at_k
 
 _GATE = re.compile(r"^\s*(?:(?P<scope>[A-Za-z0-9_./=,-]+):)?(?P<metric>pass|correct)@(?P<k>\d+)\s*"
                    r"(?P<op>>=|<=|>|<|==)\s*(?P<value>[0-9.]+)\s*$")

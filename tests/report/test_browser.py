@@ -15,7 +15,7 @@ import pytest
 # the statistics, is imported by tests/conftest.py's `pytester` before pytester is made.
 import pytest_hwrepair.report.build  # noqa: F401
 from pytest_hwrepair.cli import main
-from pytest_hwrepair.report.png import find_chromium
+from pytest_hwrepair.report.plots import find_chromium
 
 from ..report_helpers import llm_run
 

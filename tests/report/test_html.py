@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.report.build import build_report
-from pytest_hwrepair.report.html import render_html
+from pytest_hwrepair.report.html import ARTIFACTS, browser_data, render_html
 from pytest_hwrepair.report.load import load_runs, merge
 from pytest_hwrepair.report.plots import plots
-from pytest_hwrepair.report.samples import ARTIFACTS, browser_data
 
 from ..report_helpers import llm_run, plant, record
 

@@ -9,10 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.report.build import build_report
+from pytest_hwrepair.report.build import (
+    Interval,
+    bootstrap_mean,
+    build_report,
+    kendall,
+    mann_whitney,
+    spearman,
+    swing,
+    wilcoxon,
+)
 from pytest_hwrepair.report.load import load_runs, merge
 from pytest_hwrepair.report.model import Report
-from pytest_hwrepair.report.stats import Interval, bootstrap_mean, kendall, mann_whitney, spearman, swing, wilcoxon
 
 from ..report_helpers import bug_samples, five_bugs, fixer_b, plant
 

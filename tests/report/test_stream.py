@@ -18,9 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_hwrepair.controller import summarize, summary_of
-from pytest_hwrepair.report import stream
-from pytest_hwrepair.report.check import RecordError
-from pytest_hwrepair.report.load import load_runs, merge
+from pytest_hwrepair.report import load
+from pytest_hwrepair.report.load import RecordError, load_runs, merge
 
 BASE: dict[str, Any] = {
     "schema": 1, "run": "r", "domain": "hls", "suite": "s", "bug_type": "SHFT", "fixer": "f", "label": "f",
@@ -99,7 +98,7 @@ def test_lines_that_are_not_records_are_skipped_and_a_bad_type_is_named(tmp_path
 
 
 def test_colliding_key_hashes_are_told_apart_on_the_exact_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream, "key_hash", lambda key: 7)  # every key hashes alike
+    monkeypatch.setattr(load, "key_hash", lambda key: 7)  # every key hashes alike
     one = write(tmp_path / "one", [rec("k1", "error"), rec("k2", "failed"), rec("k1", "passed", exec_id="again")])
     two = write(tmp_path / "two", [rec("k2", "passed"), rec("k3", "passed")])
     merged = merge(load_runs([one, two]))

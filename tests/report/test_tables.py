@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_hwrepair.report.build import HLS_CLASSES, bug_class, bug_rows
 from pytest_hwrepair.report.model import BugRow
-from pytest_hwrepair.report.tables import HLS_CLASSES, bug_class, bug_rows
 from pytest_hwrepair.results.metrics import pass_at_k
 from pytest_hwrepair.results.tally import Tally
 

@@ -1,6 +1,6 @@
 """Table rows built from per-bug columns equal the definitions computed bug by bug (DESIGN §9).
 
-Reports over many bugs read each bug's values once (`bugstats.Columns`) and build every grouping from
+Reports over many bugs read each bug's values once (`tally.Columns`) and build every grouping from
 index lists; these properties restate each row field from its definition and compare, on random bugs.
 """
 
@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 
 from pytest_hwrepair.controller import grouped as board_grouped
 from pytest_hwrepair.controller import table_row as board_row
-from pytest_hwrepair.report.stats import bootstrap_mean
-from pytest_hwrepair.report.tables import grouped
-from pytest_hwrepair.report.tables import table_row as report_row
-from pytest_hwrepair.results.bugstats import BugStats, Columns, correct_at_k
+from pytest_hwrepair.report.build import bootstrap_mean, grouped
+from pytest_hwrepair.report.build import table_row as report_row
 from pytest_hwrepair.results.metrics import add_counts, mean, mean_pass_at_k, pass_at_k
+from pytest_hwrepair.results.tally import BugStats, Columns, correct_at_k
 
 KS = (1, 2, 5)
 CATEGORIES = ("pass", "test_fail", "compile_fail", "timeout")
@@ -101,7 +100,7 @@ def test_a_report_row_is_its_definition(stats: tuple[BugStats, ...]) -> None:
 
 def test_grouped_report_rows_follow_the_bug_rows_order() -> None:
     # The columns are the stats' and the keys the rows': the same bugs in the same order (bug_rows).
-    from pytest_hwrepair.report.tables import bug_rows
+    from pytest_hwrepair.report.build import bug_rows
     from pytest_hwrepair.results.tally import Tally
 
     from ..report_helpers import record

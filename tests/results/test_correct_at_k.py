@@ -16,10 +16,10 @@ from pytest_hwrepair.controller import summarize
 from pytest_hwrepair.fixers.control import NoopFixer
 from pytest_hwrepair.oracles import OracleContext
 from pytest_hwrepair.report.terminal import render
-from pytest_hwrepair.results.bugstats import bug_stats as stats_of
-from pytest_hwrepair.results.bugstats import correct_at_k
 from pytest_hwrepair.results.gates import check_gates, parse_gate
 from pytest_hwrepair.results.rundir import RunDir, SampleRecord
+from pytest_hwrepair.results.tally import bug_stats as stats_of
+from pytest_hwrepair.results.tally import correct_at_k
 from pytest_hwrepair.run.runner import Harness, execute
 from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
