@@ -23,9 +23,8 @@ from pathlib import Path
 from ...cases.case import Case
 from ...fixers.base import Candidate
 from ...repo.candidate import CandidateError, read_workspace
-from ...repo.load import RepoParts, is_hdl
+from ...repo.load import RepoParts, RepoTest, is_hdl
 from ...repo.runner import feedback_text, repo_attempt
-from ...repo.schema import RepoTest
 from ...sandbox.base import Execution, Sandbox
 from ...verdict import Category, Verdict
 from ..base import (
