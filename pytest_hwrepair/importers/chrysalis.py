@@ -77,10 +77,8 @@ class ChrysalisImporter:
         entries += placed
         prepare_out(ns.out, self.name, SUITE_DIRS)
         keep_twins = selection is not None
-        if ns.no_check:
-            entries += write_edits(ns.out, edits, keep_twins)
-        else:
-            entries += checked(ns.out, edits, ns.jobs, ns.cache_dir, keep_twins)
+        entries += (write_edits(ns.out, edits, keep_twins) if ns.no_check
+                    else checked(ns.out, edits, ns.jobs, ns.cache_dir, keep_twins))
         entries.sort(key=lambda e: e.source)
         version = programs["polybench"][0].version
         notes = (f"polybench: PolyBench/C {version} ({ns.polybench})",
@@ -104,7 +102,7 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
     return split(locate(spec, programs[spec.suite]) for spec in specs)
 
 
-def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
+def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool) -> list[Entry]:
     """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
     behaviour and a loaded machine can make one run pass); then write only what passed both checks."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
@@ -136,11 +134,10 @@ def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> Verdicts:
     if not edits:
         return {}
     with tempfile.TemporaryDirectory(prefix="hwrepair-import-") as tmp:
-        staged = Path(tmp)
-        placed = write_cases(staged, edits, keep=None)
-        checks = two_sided([staged], jobs=jobs, cache_dir=cache_dir)
-    found = {e.source: checks.get((str(staged / e.case / "case.toml"), e.bug)) for e in placed}
-    return {source: shape_labels(check) if check else None for source, check in found.items()}
+        placed = write_cases(Path(tmp), edits, keep=None)
+        checks = two_sided([Path(tmp)], jobs=jobs, cache_dir=cache_dir)
+    found = (checks.get((str(Path(tmp, e.case, "case.toml")), e.bug)) for e in placed)
+    return {e.source: shape_labels(check) if check else None for e, check in zip(placed, found)}
 
 
 def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[str, str] | None = None) -> list[Entry]:
@@ -181,8 +178,7 @@ def _status(entry: Entry, keep: Verdicts | None) -> Entry:
 
 def case_id(program: Program, file: str) -> str:
     """The program's name, plus the file's stem when the bugs live in another file than the main one."""
-    main = program.search[0]
-    return program.name if file == main else f"{program.name}-{_CASE_ID.sub('_', Path(file).stem)}"
+    return program.name if file == program.search[0] else f"{program.name}-{_CASE_ID.sub('_', Path(file).stem)}"
 
 
 def _bugs(edits: list[Edit], same: dict[str, str]) -> list[tuple[Edit, dict[str, Any]]]:
@@ -190,8 +186,7 @@ def _bugs(edits: list[Edit], same: dict[str, str]) -> list[tuple[Edit, dict[str,
     out = []
     for edit in edits:
         counts[edit.spec.type] += 1
-        text = edit.program.files[edit.file]
-        index, total = occurrence(text, edit.find, edit.start)
+        index, total = occurrence(edit.program.files[edit.file], edit.find, edit.start)
         note = f"Chrysalis-HLS spec {edit.spec.source} ({edit.spec.path.name}), {edit.where}"
         if edit.spec.source in same:
             note += f"; the same program as {same[edit.spec.source]}"
@@ -396,13 +391,9 @@ def homes(function: str, programs: list[Program]) -> list[Home]:
     several programs (softfloat in dfadd/dfdiv/dfmul/dfsin) always lands in the same one. Chrysalis
     names a second function of the same name `<name>_1` (bfs in bfs/bulk, bfs_1 in bfs/queue), and
     PolyBench 4 dropped the `_imper` suffix of its 3.x stencils."""
-    found = _defined(function, programs)
+    found = _defined(function, programs) or _defined(function.removesuffix("_imper"), programs)
     if found:
         return found
-    if function.endswith("_imper"):
-        found = _defined(function.removesuffix("_imper"), programs)
-        if found:
-            return found
     m = _NUMBERED.match(function)
     if m:
         found, n = _defined(m.group(1), programs), int(m.group(2))
@@ -487,7 +478,7 @@ def _edit(spec: Spec, program: Program, name: str, span: Span, where: str) -> Ed
     return edit
 
 
-def twins(edits: list[Edit], preferred: Callable[[Edit], bool] = lambda edit: True) -> dict[str, str]:
+def twins(edits: list[Edit], preferred: Callable[[Edit], bool]) -> dict[str, str]:
     """For every edit that leaves the same program behind as another, the source of the one that stands
     for their group: the first `preferred` one (say, the one that passed its check), else the first."""
     groups: dict[tuple[str, str, str, str], list[Edit]] = {}
@@ -500,7 +491,7 @@ def twins(edits: list[Edit], preferred: Callable[[Edit], bool] = lambda edit: Tr
     return same
 
 
-def dedupe(edits: list[Edit], preferred: Callable[[Edit], bool] = lambda edit: True) -> tuple[list[Edit], list[Entry]]:
+def dedupe(edits: list[Edit], preferred: Callable[[Edit], bool]) -> tuple[list[Edit], list[Entry]]:
     """One edit of each group that leaves the same program behind (see `twins`); the others are rejected
     as duplicates of it."""
     same = twins(edits, preferred)
