@@ -37,8 +37,7 @@ _REASONS = (
 def two_sided(paths: list[Path], *, jobs: int, cache_dir: Path) -> dict[tuple[str, str], BugCheck]:
     """validate's verdict per (case.toml path, bug id), run as `hwrepair validate` runs it."""
     settings = Settings.from_sources({"oracle_jobs": str(jobs), "cache_dir": str(cache_dir)}, {})
-    sandbox = make_sandbox(settings, cache_dir)
-    checks = validate(paths, sandbox=sandbox, cache_dir=cache_dir, jobs=jobs)
+    checks = validate(paths, sandbox=make_sandbox(settings, cache_dir), cache_dir=cache_dir, jobs=jobs)
     return {(check.path, check.bug): check for check in checks}
 
 
@@ -142,9 +141,7 @@ def _judged(item: Staged, check: BugCheck | None, remap: Remap | None) -> Staged
         return replace(item, entry=item.entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug"))
     if check.status == "accepted":
         return item.marked(Status.ACCEPTED)
-    reason, detail = rejection_reason(check), check.reason
-    if remap is not None:
-        reason, detail = remap(check, reason)
+    reason, detail = remap(check, rejection_reason(check)) if remap else (rejection_reason(check), check.reason)
     return replace(item, entry=item.entry.rejected(reason, detail))
 
 

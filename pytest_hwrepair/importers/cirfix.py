@@ -249,7 +249,9 @@ def stage_all(projects: list[Project], testbench: str | None, trace: bool,
     for project in projects:
         reader = Reader(project, expand)
         golden = reader.all(project.sources)
-        top = project.top or _first_module(project, golden)
+        # A project without a top level (CirFix's I2C slave model): the first module of its first bug's file.
+        top = project.top or (first_module(golden.get(project.bugs[0].original, "")) if golden and project.bugs
+                              else None)
         seen = probe(golden, top) if golden is not None and top else None
         for bug in project.bugs:
             entry = Entry(f"{project.set}/{project.name}/{bug.name}", project.set, Status.IMPORTED,
@@ -393,10 +395,3 @@ class Reader:
                 return None
             texts[name] = text
         return texts or None
-
-
-def _first_module(project: Project, golden: dict[str, str] | None) -> str | None:
-    """A project without a top level (CirFix's I2C slave model): the first module of its first bug's file."""
-    if golden is None or not project.bugs:
-        return None
-    return first_module(golden.get(project.bugs[0].original, ""))

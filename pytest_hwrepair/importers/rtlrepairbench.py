@@ -111,7 +111,7 @@ class RtlRepairBenchImporter:
                 found, rejected = stage_set(data, set_name, contract, specs, benches, ns)
                 staged += found
                 entries += rejected
-        prepare_out(ns.out, self.name, suite_dirs())
+        prepare_out(ns.out, self.name, ["rrb_real", *(suite_of(s, c) for s in ("lint", "semantic") for c in CONTRACTS)])
         written, notes, decided = admit(staged, ns)
         if not ns.no_check:
             kept = sum(1 for why in decided.values() if not why)
@@ -120,11 +120,6 @@ class RtlRepairBenchImporter:
         entries.sort(key=lambda e: (e.suite, e.source))
         return write_report(ImportReport(self.name, ns.out, tuple(entries), tuple(notes),
                                          {"contracts": contracts, "sets": ns.sets or list(SETS)}))
-
-
-def suite_dirs() -> list[str]:
-    """Every suite directory this importer writes (a new import replaces them all)."""
-    return ["rrb_real", *(suite_of(s, c) for s in ("lint", "semantic") for c in CONTRACTS)]
 
 
 def suite_of(set_name: str, contract: str) -> str:

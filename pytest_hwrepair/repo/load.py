@@ -138,9 +138,6 @@ class RepoCaseModel(_Model):
                 raise ValueError(f"[{bug.id}] f2p: test {unknown[0]!r} is not declared (tests: {', '.join(names)})")
         return self
 
-    def bug_by_id(self, bug_id: str) -> RepoBug:
-        return next(b for b in self.bug if b.id == bug_id)
-
     def test_by_name(self, name: str) -> RepoTest:
         return next(t for t in self.test if t.name == name)
 
@@ -197,7 +194,7 @@ class RepoParts:
         return dict(self.snapshots[bug_id])
 
     def bug(self, bug_id: str) -> RepoBug:
-        return self.model.bug_by_id(bug_id)
+        return next(b for b in self.model.bug if b.id == bug_id)
 
     def tests(self, bug_id: str | None) -> list[tuple[str, RepoTest]]:
         """(`f2p` | `p2p`, test) of one instance, or ("all", test) for every test of the repository."""
