@@ -277,11 +277,9 @@ def synthetic(raw: dict[str, Any], set_name: str) -> Record:
     if not _FILE_NAME.match(name.group(1)):
         raise ValueError(f"file name {name.group(1)!r} is not a plain Verilog file name")
     report = _REPORT.search(user)
-    broken = rtl.group(1)
-    golden = apply_repair(broken, diff)
-    seed = str(raw.get("seed_id", ""))
-    return Record(str(raw.get("id", "")), set_name, str(raw.get("mutation", "")), name.group(1), broken, golden,
-                  report.group(1).strip() if report else "", "", seed.removesuffix("_ref"))
+    return Record(str(raw.get("id", "")), set_name, str(raw.get("mutation", "")), name.group(1), rtl.group(1),
+                  apply_repair(rtl.group(1), diff), report.group(1).strip() if report else "", "",
+                  str(raw.get("seed_id", "")).removesuffix("_ref"))
 
 
 def realbug(raw: dict[str, Any]) -> Record:
@@ -292,15 +290,14 @@ def realbug(raw: dict[str, Any]) -> Record:
     top = first_module(raw["broken_rtl"])
     if top is None:
         raise ValueError("broken_rtl defines no module")
-    golden = rename_first_module(raw["golden_rtl"], top)
     trace = raw.get("divergence_trace")
     report = ""
     if isinstance(trace, dict) and trace.get("output"):
         report = (f"The VerilogEval testbench reported {trace.get('mismatches')} mismatched samples of "
                   f"{trace.get('samples')} (output {trace.get('output')}, first at time "
                   f"{trace.get('first_mismatch_time')}).")
-    return Record(raw["id"], "real", str(raw.get("source_model", "")), f"{top}.sv", raw["broken_rtl"], golden, report,
-                  str(raw.get("spec") or ""), raw["task"])
+    return Record(raw["id"], "real", str(raw.get("source_model", "")), f"{top}.sv", raw["broken_rtl"],
+                  rename_first_module(raw["golden_rtl"], top), report, str(raw.get("spec") or ""), raw["task"])
 
 
 def rename_first_module(text: str, name: str) -> str:
