@@ -243,7 +243,7 @@ class CirFixImporter:
 
 
 def stage_all(projects: list[Project], testbench: str | None, trace: bool,
-              expand: bool = False) -> tuple[list[Staged], list[Entry]]:
+              expand: bool) -> tuple[list[Staged], list[Entry]]:
     """The case of every bug that can be one, and the rejections of those that cannot."""
     found: list[Staged | Entry] = []
     for project in projects:
