@@ -102,7 +102,7 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
     return split(locate(spec, programs[spec.suite]) for spec in specs)
 
 
-def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool) -> list[Entry]:
+def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
     """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
     behaviour and a loaded machine can make one run pass); then write only what passed both checks."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
