@@ -30,7 +30,7 @@ def _repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
     """`repo` and the tier of a repository instance (`-k T3`); a design case has none (and needs no repo module)."""
     if case.repo is None:
         return ()
-    from .repo.runner import repo_keywords
+    from .repo.candidate import repo_keywords
 
     return repo_keywords(case, bug_id)
 

@@ -103,7 +103,7 @@ def json_schema() -> dict[str, Any]:
     for node in [schema, *schema.get("$defs", {}).values()]:
         if node.get("type") == "object":
             node["additionalProperties"] = False
-    from ..repo.schema import case_file_schema
+    from ..repo.load import case_file_schema
 
     return case_file_schema(schema)
 

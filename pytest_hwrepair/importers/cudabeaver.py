@@ -108,7 +108,7 @@ def unimportable(instance: dict[str, Any], meta: dict[str, Any], bucket: str) ->
     if not isinstance(files, dict) or not all(k in files for k in ("broken_start", "reference", "prompt", "testbench")):
         return "instance.json: files must name broken_start, reference, prompt and testbench"
     build, test = str(meta.get("build_command") or ""), str(meta.get("test_command") or "")
-    if not test.strip() or not _has_command(build):
+    if not test.strip() or not any("=" not in w.split("/")[0] for w in build.split()):  # not only VAR=value
         return ("no build and test command of its own: the task runs only through the upstream harness's "
                 "applied-kernels runner (testbench/def.py)")
     target = str(meta.get("solution_file") or "")
@@ -118,12 +118,6 @@ def unimportable(instance: dict[str, Any], meta: dict[str, Any], bucket: str) ->
     if family in NO_SOLUTION:
         return f"no known-good solution: {NO_SOLUTION[family]}"
     return ""
-
-
-def _has_command(line: str) -> bool:
-    """True unless the line is empty or only `VAR=value` assignments."""
-    words = line.split()
-    return any("=" not in w.split("/")[0] for w in words) if words else False
 
 
 def _json(path: Path) -> dict[str, Any]:

@@ -183,8 +183,7 @@ def _must(programs: list[Program], root: Path, option: str, what: str) -> list[P
 
 
 def _make_var(makefile: Path, name: str) -> str | None:
-    text = read_text(makefile) or ""
-    m = re.search(rf"^{name}\s*[:?]?=\s*(\S+)", text, re.MULTILINE)
+    m = re.search(rf"^{name}\s*[:?]?=\s*(\S+)", read_text(makefile) or "", re.MULTILINE)
     return m.group(1) if m else None
 
 

@@ -95,14 +95,12 @@ def probe(files: dict[str, str], top: str) -> Probe:
         script = (f"read_verilog -sv {names}; hierarchy -check -top {shlex.quote(top)}; write_rtlil ports.il; "
                   "proc; flatten; stat")
         synth = _run(root, f"yosys -q -p {shlex.quote(script)} -l yosys.log")
-        ports_file = root / "ports.il"
+        ports_file, log = root / "ports.il", root / "yosys.log"
         if synth.returncode != 0 or not ports_file.is_file():
-            problem = _first_error((root / "yosys.log").read_text(errors="replace") if (root / "yosys.log").is_file()
-                                   else synth.stdout)
-            return Probe(top, modules, waivers=waivers, problem=problem or "yosys cannot read it",
-                         rules=rules)
+            problem = _first_error(log.read_text(errors="replace") if log.is_file() else synth.stdout)
+            return Probe(top, modules, waivers=waivers, problem=problem or "yosys cannot read it", rules=rules)
         ports = parse_interface(ports_file.read_text(errors="replace")).get(top, ())
-        stat = (root / "yosys.log").read_text(errors="replace")
+        stat = log.read_text(errors="replace")
     return Probe(top, modules, ports, bool(_FLOP.search(stat)), waivers, rules=rules)
 
 

@@ -1,4 +1,5 @@
-"""A repository candidate as a file set: an agent's workspace, a model's files or diff, over the snapshot.
+"""A repository candidate as a file set (an agent's workspace, a model's files or diff, over the snapshot), and
+what the sample runner asks of it: its verdict with its localisation, and the feedback arm's message.
 
 Rules every candidate kind shares:
 * paths stay inside the repository; a diff applies exactly or the candidate is `parse_fail`;
@@ -15,15 +16,30 @@ import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..cases.case import Case
+from ..fixers.base import Candidate
+from ..oracles.base import Judge, TreeAttempt
 from ..sandbox.untrusted import UntrustedFileError, read_untrusted
+from ..verdict import Category, Verdict
 from .load import RepoParts, is_hdl
+from .localise import Gold, Localisation
 from .patch import PatchError, apply, changed_paths, check_path, parse, write
 
 MAX_FILES = 4000
 MAX_BYTES = 32 << 20
 FILE_CAP = 1 << 20
 MAX_WALK = 20000
+FEEDBACK_LOG_LINES = 60
+FEEDBACK = """\
+The repository still does not resolve the issue after your change: {summary}.
+
+Failure log of test {test}:
+{log}
+
+Fix the design so that this test passes and every other test still passes, and answer as before."""
+
 
 
 class CandidateError(ValueError):
@@ -107,4 +123,54 @@ def shape(parts: RepoParts, snapshot: Mapping[str, str], files: Mapping[str, str
     return Shaped(result, write(snapshot, result), tuple(discarded), tuple(ignored))
 
 
-__all__ = ["CandidateError", "Shaped", "read_workspace", "shape", "workspace_diff"]
+def repo_attempt(case: Case, snapshot: Mapping[str, str], candidate: Candidate, judge: Judge, *, attempt: int,
+                 arm: bool) -> TreeAttempt:
+    """Shape the candidate into a repository, judge it, and add its localisation against the gold patch."""
+    shaped = shape(parts_of(case), snapshot, candidate.files, candidate.diff)
+    strong: bool | None = None
+    if not candidate.parsed or shaped.files is None:
+        reason = candidate.parse_error or shaped.error or "no code could be extracted from the response"
+        verdict = Verdict.fail(Category.PARSE_FAIL, reason)
+    else:
+        verdict, strong = judge(shaped.files)
+    verdict = verdict.with_metrics(repo=localisation(case, snapshot, shaped, verdict, attempt=attempt, arm=arm))
+    text = shaped.diff if shaped.files is not None and candidate.parsed else None
+    return TreeAttempt(verdict, strong, text or "", text)
+
+
+def parts_of(case: Case) -> RepoParts:
+    if not isinstance(case.repo, RepoParts):
+        raise ValueError(f"{case.path}: not a repository case")
+    return case.repo
+
+
+def localisation(case: Case, snapshot: Mapping[str, str], shaped: Shaped, verdict: Verdict, *, attempt: int,
+                 arm: bool) -> dict[str, Any]:
+    """The sample's `repo` metrics: edits against the gold patch, tier, failure stage, round and arm."""
+    gold = Gold.between(snapshot, parts_of(case).tree)
+    files = shaped.files if shaped.files is not None else snapshot
+    found = Localisation.of(snapshot, files, gold).to_json(verdict.passed)
+    return {**found, "round": attempt, "arm": "feedback" if arm else "none",
+            "discarded": list(shaped.discarded), "ignored": list(shaped.ignored)}
+
+
+def repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
+    """Item keywords of a repository instance: `repo` and its tier, so `-k T3` selects by difficulty."""
+    if case.repo is None:
+        return ()
+    parts = parts_of(case)
+    tier = Gold.between(parts.snapshots[bug_id], parts.tree).tier
+    return ("repo", tier.value)
+
+
+def feedback_text(verdict: Verdict) -> str:
+    """The feedback arm's message: the verdict line and the failing test's log (compile or runtime)."""
+    lines = verdict.log_tail.splitlines()
+    test = str(verdict.metrics.get("failed_test") or "?")
+    log = "\n".join(lines[-FEEDBACK_LOG_LINES:]) or "(no log)"
+    return FEEDBACK.format(summary=verdict.summary, test=test, log=log)
+
+
+
+__all__ = ["CandidateError", "Shaped", "feedback_text", "localisation", "parts_of", "read_workspace", "repo_attempt",
+           "repo_keywords", "shape", "workspace_diff"]

@@ -21,7 +21,7 @@ from typing import Any
 
 from .load import is_hdl
 from .patch import changed_paths, hunk_count, lines_of
-from .stages import Stage  # summaries read it without this module
+from .summary import Stage
 
 T1_MAX_HUNKS, T3_MIN_FILES, T3_MIN_HUNKS = 2, 4, 7
 _BOUNDARY = re.compile(r"(?<![\w$])(?:(?:macro)?module\s+([A-Za-z_][\w$]*)|endmodule)(?![\w$])")

@@ -75,9 +75,6 @@ def lines_of(text: str) -> list[str]:
     return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
-# ---------------------------------------------------------------- parsing
-
-
 def parse(text: str) -> list[FilePatch]:
     """Every file section of a unified diff (git, `diff -ruN` or difflib headers); PatchError when malformed."""
     if len(text) > MAX_DIFF_CHARS:
@@ -166,9 +163,6 @@ def _hunk_body(lines: list[str], i: int, old_len: int, new_len: int, path: str) 
     return body, i
 
 
-# ---------------------------------------------------------------- applying
-
-
 def apply(files: Mapping[str, str], patches: list[FilePatch]) -> dict[str, str]:
     """A new file set with every file patch applied in order; PatchError naming the file and hunk otherwise."""
     out = dict(files)
@@ -216,9 +210,6 @@ def _find(lines: list[str], old: list[str], expected: int, floor: int) -> int | 
     size = len(old)
     hits = [at for at in range(floor, len(lines) - size + 1) if lines[at:at + size] == old]
     return min(hits, key=lambda at: (abs(at - expected), at)) if hits else None
-
-
-# ---------------------------------------------------------------- writing
 
 
 def write(before: Mapping[str, str], after: Mapping[str, str], context: int = 3) -> str:

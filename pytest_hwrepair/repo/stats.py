@@ -9,9 +9,9 @@ from typing import Any
 
 from ..cases.case import Case
 from ..verdict import Verdict
+from .candidate import parts_of
 from .load import RepoParts, is_hdl
 from .localise import Gold, Tier, module_spans
-from .runner import parts_of
 
 TIERS = tuple(t.value for t in Tier)
 

@@ -9,13 +9,22 @@ round (with the log of the first failing test, F2P tests first) resolved.
 
 from __future__ import annotations
 
+import enum
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..results.metrics import mean, mean_pass_at_k
 from ..results.rundir import SampleRecord
-from .stages import Stage
+
+
+class Stage(enum.StrEnum):
+    """Where an unresolved sample failed."""
+
+    NO_EDIT = "no_edit"
+    LOCALISATION = "localisation"
+    REPAIR = "repair"
+
 
 MEASURES = ("file_precision", "file_recall", "module_precision", "module_recall")
 STAGES = tuple(s.value for s in Stage)
@@ -119,4 +128,4 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-__all__ = ["render_repo", "repo_summary", "rescue_table"]
+__all__ = ["Stage", "render_repo", "repo_summary", "rescue_table"]

@@ -11,8 +11,8 @@ import pytest
 
 from pytest_hwrepair.cases.case import Case, find_case_files
 from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.repo.load import REPO_BUG_TYPES
 from pytest_hwrepair.repo.localise import Gold, Tier
-from pytest_hwrepair.repo.schema import REPO_BUG_TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "cases" / "rtl" / "repo"

@@ -14,7 +14,7 @@ import pytest
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, registry
-from pytest_hwrepair.importers.cirfix_projects import PAPER_32, find_projects
+from pytest_hwrepair.importers.cirfix import PAPER_32, find_projects
 
 CHECKOUT = Path(__file__).parents[1] / "data" / "importers" / "rtlrepair"
 TOOLS = ("iverilog", "vvp", "verilator", "yosys")

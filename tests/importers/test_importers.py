@@ -18,9 +18,7 @@ from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, ImporterError, Reason, chrysalis, registry
 from pytest_hwrepair.importers.base import dump_toml, prepare_out, read_text
-from pytest_hwrepair.importers.chrysalis import place
-from pytest_hwrepair.importers.chrysalis_locate import dedupe
-from pytest_hwrepair.importers.chrysalis_specs import load_selection, load_specs, unwrap
+from pytest_hwrepair.importers.chrysalis import dedupe, load_selection, load_specs, place, unwrap
 from pytest_hwrepair.importers.cudabeaver import adapt
 from pytest_hwrepair.importers.hls_programs import chstone
 from pytest_hwrepair.importers.snippets import calls, find_definitions, find_snippet, mask

@@ -15,8 +15,8 @@ from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.cli import main
 from pytest_hwrepair.importers import BUILTIN, Reason, registry
 from pytest_hwrepair.importers.base import Entry, Status
-from pytest_hwrepair.importers.rtl_check import Staged, drop_proving_tier_f
-from pytest_hwrepair.importers.rtlrepairbench_records import apply_repair, realbug, synthetic
+from pytest_hwrepair.importers.check import Staged, drop_proving_tier_f
+from pytest_hwrepair.importers.rtlrepairbench import apply_repair, realbug, synthetic
 from pytest_hwrepair.repo.patch import PatchError
 
 CHECKOUT = Path(__file__).parents[1] / "data" / "importers" / "rtlrepairbench"

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from ...repo.extract import extract_repository
+from ...repo.llm import extract_repository
 from ...sandbox.slots import Slots
 from ...settings import Settings
 from ..base import Candidate, FixerContext, FixerError, FixerUnavailable, RepairTask

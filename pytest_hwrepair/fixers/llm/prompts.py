@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
-from ...repo.prompt import repository_values
+from ...repo.llm import repository_values
 from ..base import FixerError, RepairTask
 
 KINDS = ("hls", "rtl", "cuda", "spec", "feedback", "repo", "repo_feedback")

@@ -22,10 +22,8 @@ from pathlib import Path
 
 from ...cases.case import Case
 from ...fixers.base import Candidate
-from ...repo.candidate import CandidateError, read_workspace
-from ...repo.load import RepoParts, is_hdl
-from ...repo.runner import feedback_text, repo_attempt
-from ...repo.schema import RepoTest
+from ...repo.candidate import CandidateError, feedback_text, read_workspace, repo_attempt
+from ...repo.load import RepoParts, RepoTest, is_hdl
 from ...sandbox.base import Execution, Sandbox
 from ...verdict import Category, Verdict
 from ..base import (

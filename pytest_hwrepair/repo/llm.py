@@ -1,21 +1,26 @@
-"""A model's repository answer: a unified diff, or whole files each named by its repository path.
+"""A language model's side of a repository task: what it sees, and the files or diff its answer holds.
 
-A block names a file when its info string, the line before it, a `<file name=...>` tag or a comment on
-its first line holds the file's repository path (or a basename only one file of the repository has);
-a block naming an HDL path the repository does not have is a new file. Blocks that are diffs are
-joined into one diff. Nothing else is guessed: an answer without either is `parse_fail`.
+The view shows whole files, README first, then the HDL sources, then the rest, until CONTEXT_CHARS
+characters are used; the files left out are listed by name and size, so the tree stays complete.
+
+An answer is a unified diff, or whole files each named by its repository path. A block names a file when its
+info string, the line before it, a `<file name=...>` tag or a comment on its first line holds the file's
+repository path (or a basename only one file of the repository has); a block naming an HDL path the
+repository does not have is a new file. Blocks that are diffs are joined into one diff. Nothing else is
+guessed: an answer without either is `parse_fail`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from .load import is_hdl
 from .patch import PatchError, check_path
 
+CONTEXT_CHARS = 120_000
 _HDL_PATH = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*[\w.-]+\.(?:v|sv|vh|svh))(?![\w-])")
 _DIFF_START = re.compile(r"^(diff --git |--- \S)", re.MULTILINE)
 
@@ -79,4 +84,33 @@ def named_path(label: str, known: Collection[str]) -> str | None:
     return None
 
 
-__all__ = ["RepoExtraction", "extract_repository", "named_path"]
+
+def repository_values(files: Mapping[str, str], issue: str, language_of: Callable[[str], str]) -> dict[str, str]:
+    """The `issue`, `tree` and `context` placeholders of the repository prompt."""
+    tree = "\n".join(f"- {path} ({len(text.splitlines())} lines)" for path, text in sorted(files.items()))
+    return {"issue": issue.strip(), "tree": tree, "context": _context(files, language_of)}
+
+
+def _order(path: str) -> tuple[int, str]:
+    if PurePosixPath(path).name.lower().startswith("readme"):
+        return 0, path
+    return (1 if is_hdl(path) else 2), path
+
+
+def _context(files: Mapping[str, str], language_of: Callable[[str], str]) -> str:
+    shown, left, used = [], [], 0
+    for path in sorted(files, key=_order):
+        text = files[path].rstrip("\n")
+        block = f"{path}:\n```{language_of(path)}\n{text}\n```"
+        if used + len(block) > CONTEXT_CHARS:
+            left.append(f"{path} ({len(text.splitlines())} lines)")
+            continue
+        shown.append(block)
+        used += len(block)
+    if left:
+        shown.append("Not shown (over the context budget): " + ", ".join(left))
+    return "\n\n".join(shown)
+
+
+
+__all__ = ["CONTEXT_CHARS", "RepoExtraction", "extract_repository", "named_path", "repository_values"]
