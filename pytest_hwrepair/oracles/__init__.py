@@ -17,7 +17,7 @@ BUILTIN_MODULES: dict[str, tuple[str, str]] = {
     "exit-code": ("hls.oracle", "EXIT_CODE"), "output-diff": ("hls.oracle", "OUTPUT_DIFF"),
     "rtl-lint": ("rtl.oracle", "RTL_LINT"), "rtl-sim": ("rtl.oracle", "RTL_SIM"),
     "rtl-equiv": ("rtl.oracle", "RTL_EQUIV"),
-    "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.diff", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
+    "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.oracle", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
     "rtl-repo": ("rtl.repo_tests", "RTL_REPO"), "rtl-tb": ("rtl.testbench", "RTL_TB"),
 }
 
