@@ -1,27 +1,24 @@
 """Builds not run again: a candidate's whole build within a process, and objects of unchanged C files across runs.
 
-Whole builds. The hls-diff strong oracle builds a candidate with the suite oracle's build command, in a fresh
-workspace laid out from the same files, moments after the suite oracle built it. The suite oracle's build and
-run share one closed step, the workspace as the build left it copied back apart (a batch's snapshot,
-sandbox/batch.py). A build that succeeded is kept: what its workspace held after it (the accepted copy-back of
-the closed step) and its Execution, keyed by the content hash of everything the workspace held before it (every
-path, mode and byte), the command, the limits and the sandbox. A later build with the same key, whose deadline
-the kept build met, gets that workspace back instead of compiling again. The kept copies live in a 0700 scratch
-directory of this process that no step ever sees, and only a few are kept (the oldest goes first); a workspace
-holding anything but directories and regular files is never keyed.
+Whole builds: the hls-diff strong oracle builds a candidate with the suite oracle's command, from the same
+files, moments after the suite oracle did (its build and run share one closed step, the built workspace copied
+back apart: a batch's snapshot, sandbox/batch.py). A build that succeeded is kept, the workspace after it and its
+Execution, keyed by the content hash of everything the workspace held before it (every path, mode and byte),
+the command, the limits and the sandbox; a later build of that key, whose deadline the kept one met, gets that
+workspace back instead of compiling again. The copies live in a 0700 scratch directory of this process that no
+step sees, a few at most (the oldest goes first); a workspace holding anything but directories and regular
+files is never keyed.
 
-Objects. Most of an HLS build compiles files no candidate changed: the testbench, the harness, the glue. A build
-that is one plain gcc command (`gcc FLAGS a.c tb.c -o prog -lm`: no shell syntax, only flags this module
-knows) links an object of each C file the workspace holds exactly as the case has it (the target is always
-compiled afresh): `gcc FLAGS a.c hwrepair_obj_1_tb.o -o prog -lm`, the program gcc would have built.
-
-An object is keyed by the compiler (its path, size, time and version), the compile flags, the file's name,
-the bytes of every workspace file except the C files compiled afresh, and the names of all of them. It is
-compiled in a closed step of its own, in a copy of the workspace made before anything of the candidate ran,
-with `-MMD`: an object whose dependencies name a file compiled afresh, a file outside the workspace or
-anything unreadable is never kept, and the build is left as it was. Objects are kept under the cache
-directory (0700), which no step sees. Only the local sandbox's builds link them: its steps run the host's
-compiler, the one the key names. `--hwrepair-no-object-reuse` turns this off.
+Objects: a build that is one plain gcc command (`gcc FLAGS a.c tb.c -o prog -lm`: no shell syntax, only flags
+known here) links an object of each C file the workspace holds exactly as the case has it (the target is always
+compiled afresh): `gcc FLAGS a.c hwrepair_obj_1_tb.o -o prog -lm`, the program gcc would have built. An object
+is keyed by the compiler (its path, size, time and version), the compile flags, the file's name, the bytes of
+every workspace file except the C files compiled afresh, and the names of all of them. It is compiled in a
+closed step of its own, in a copy of the workspace made before anything of the candidate ran, with `-MMD`: an
+object whose dependencies name a file compiled afresh, a file outside the workspace or anything unreadable is
+never kept, and the build is left as it was. Objects are kept under the cache directory (0700), which no step
+sees. Only the local sandbox's builds link them: its steps run the host's compiler, the one the key names.
+`--hwrepair-no-object-reuse` turns this off.
 """
 
 from __future__ import annotations
@@ -144,18 +141,18 @@ def workspace_key(workspace: Path, *parts: str, unread: frozenset[str] = frozens
     items: list[str | bytes] = list(parts)
     total = 0
     for name, info in walk(workspace):
+        mode = oct(stat.S_IMODE(info.st_mode))
         if stat.S_ISDIR(info.st_mode):
-            items += ["d", name, oct(stat.S_IMODE(info.st_mode))]
-            continue
-        if not stat.S_ISREG(info.st_mode):
+            items += ["d", name, mode]
+        elif not stat.S_ISREG(info.st_mode):
             return None
-        if name in unread:
-            items += ["f", name, oct(stat.S_IMODE(info.st_mode))]
-            continue
-        total += info.st_size
-        if total > MAX_BYTES:
-            return None
-        items += ["f", name, oct(stat.S_IMODE(info.st_mode)), _read(workspace, name)]
+        elif name in unread:
+            items += ["f", name, mode]
+        else:
+            total += info.st_size
+            if total > MAX_BYTES:
+                return None
+            items += ["f", name, mode, _read(workspace, name)]
     return content_hash(*items)
 
 
@@ -260,7 +257,7 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
         folder.chmod(0o700)
         for source, path in pending:
             objects[source] = made[source]
-            _keep(path, made[source])
+            _store(path, made[source])
     for source, name in names.items():
         (workspace / name).write_bytes(objects[source])
     return parsed.linking(names)
@@ -333,21 +330,16 @@ def _compile(workspace: Path, sandbox: Sandbox, parsed: GccBuild, sources: list[
 def _deps_allowed(deps: bytes, source: str, fresh: set[str], workspace: Path) -> bool:
     """Whether a `-MMD` rule names only files inside the workspace that are not compiled afresh."""
     try:
-        text = deps.decode("ascii")
+        text = deps.decode("ascii").replace("\\\n", " ")
     except UnicodeDecodeError:
         return False
-    text = text.replace("\\\n", " ")
     if "\\" in text or "$" in text or text.count(":") != 1:
         return False
-    _, _, rest = text.partition(":")
-    names = rest.split()
+    names = text.partition(":")[2].split()
     if not names or names[0] != source:
         return False
-    for name in names:
-        parts = name.split("/")
-        if name.startswith("/") or ".." in parts or name in fresh or not (workspace / name).is_file():
-            return False
-    return True
+    return not any(name.startswith("/") or ".." in name.split("/") or name in fresh or not (workspace / name).is_file()
+                   for name in names)
 
 
 def _read_regular(path: Path, cap: int) -> bytes | None:
@@ -362,7 +354,7 @@ def _read_regular(path: Path, cap: int) -> bytes | None:
     return data if len(data) <= cap else None
 
 
-def _keep(path: Path, data: bytes) -> None:
+def _store(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)

@@ -124,14 +124,9 @@ def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: fl
         c.keep for c in commands) else None
     try:
         done = run_commands(sandbox, workspace, commands, timeout=timeout, limits=limits, kept=kept)
-        results: list[StepResult] = []
-        for number, (step, ex) in enumerate(zip(group, done), 1):
-            if not ex.ok or step.output is None:
-                results.append(StepResult(ex, None))
-            else:
-                results.append(StepResult(ex, read_output(kept / str(number) if kept else workspace, step.output,
-                                                          ex)))
-        return results
+        return [StepResult(ex, None if not ex.ok or step.output is None else
+                           read_output(kept / str(number) if kept else workspace, step.output, ex))
+                for number, (step, ex) in enumerate(zip(group, done), 1)]
     finally:
         if kept is not None:
             remove_tree(kept)
@@ -153,25 +148,17 @@ def sanitized_build(build: str) -> str | None:
     return f"{words[0]} {SANITIZE_FLAGS} {words[1] if len(words) > 1 else ''}".rstrip()
 
 
-def golden_key(case: Case, *parts: str) -> str:
-    """Content hash of what decides the golden outputs: the case, its oracle assets, the steps."""
-    assets = [resolve_asset(case, a).read_bytes() for a in case.oracle.assets]
-    return content_hash(case.digest, *assets, *parts)
-
-
 def golden_outputs(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
                    timeout: float, kind: str) -> dict[str, str]:
     """The output of every step that keeps one, from the golden sources; cached across processes."""
     described = [(s.label, s.argv, s.output, s.sanitized, s.fresh, s.shadow) for s in steps]
-    key = golden_key(case, kind, json.dumps(described))
-
-    def produce() -> str:
-        return json.dumps(_run_golden(case, ctx, sandbox, steps, timeout))
-
+    assets = [resolve_asset(case, a).read_bytes() for a in case.oracle.assets]
+    key = content_hash(case.digest, *assets, kind, json.dumps(described))
     folder = ctx.cache_dir / "golden"
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)  # steps run under their own uid: they cannot list or read the golden outputs
-    return dict(json.loads(cached_text(folder, key, produce)))
+    produced = cached_text(folder, key, lambda: json.dumps(_run_golden(case, ctx, sandbox, steps, timeout)))
+    return dict(json.loads(produced))
 
 
 def _run_golden(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],

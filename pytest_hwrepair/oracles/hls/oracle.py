@@ -9,15 +9,12 @@ own sources built and run in a scratch workspace, cached by content hash.
 hls-diff: the harness-owned driver takes `--seed N`: no seed (or 0) is the suite's fixed vectors, N >= 1
 generates inputs from N (random and degenerate ones). The candidate is built once and run once per
 seed, each extra build (`variants`, e.g. other dataset sizes) is built and run once, and with
-`sanitize = true` one more build with AddressSanitizer and UBSan runs the fixed vectors. Every
-output is compared with the golden sources' output for the same step. The first mismatch, crash or
-sanitizer report fails the candidate; a golden step that fails is an ERROR (a broken case).
-
-The sanitizer build is trusted only if every function of the candidate is instrumented and the candidate's
-code is the same code the plain build compiles. Both are checked on the candidate as the compiler sees it
-after preprocessing (so token pasting and macros hide nothing): no sanitizer-disabling attribute, no
-sanitizer feature macro, interface function or option hook, and the same preprocessed lines of the
-candidate's own files with and without the sanitizer flags.
+`sanitize = true` one more build with AddressSanitizer and UBSan runs the fixed vectors. The first output
+that differs from the golden sources' for the same step, crash or sanitizer report fails the candidate; a
+golden step that fails is an ERROR (a broken case). The sanitizer build is trusted only if the candidate can
+neither escape nor detect it, checked on its files as the compiler sees them after preprocessing (so token
+pasting and macros hide nothing): no sanitizer-disabling attribute, feature macro, interface function or
+option hook, and the same preprocessed lines with and without the sanitizer flags.
 """
 
 from __future__ import annotations
@@ -113,34 +110,27 @@ class BuildRunOracle:
         self.golden_build: str | None = None
 
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
-        try:
-            return self._check(workspace, sandbox)
-        except GoldenError as exc:
-            return Verdict.error(str(exc))
-
-    def _check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
-        ran: Execution | None = None
         timeout, limits = self.spec.timeout, self.ctx.limits
         build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build, timeout=timeout,
                              limits=limits)
-        stages = (("build", build), (RUN, self.spec.run))
         if self._strong_builds_alike():  # the build is kept for the strong oracle (builds.py)
-            done = BUILDS.build_and_run(sandbox, workspace, stages[0][1], stages[1][1], timeout=timeout,
-                                        limits=limits)
+            done = BUILDS.build_and_run(sandbox, workspace, build, self.spec.run, timeout=timeout, limits=limits)
         else:  # one batch: the run's output stays in the workspace, where `judge` reads it
-            done = run_commands(sandbox, workspace, [Command(argv) for _, argv in stages], timeout=timeout,
+            done = run_commands(sandbox, workspace, [Command(build), Command(self.spec.run)], timeout=timeout,
                                 limits=limits)
-        for (stage, _), ex in zip(stages, done):
+        for stage, ex in zip(("build", RUN), done):
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
             if failure is not None:
                 if stage == RUN and ex.signal is None and not ex.timed_out:
                     failure = self.nonzero_exit(ex, failure)
                 return failure.with_durations(durations)
-            ran = ex
-        assert ran is not None
-        return self.judge(workspace, ran, sandbox).with_durations(durations)
+        assert done
+        try:
+            return self.judge(workspace, done[-1], sandbox).with_durations(durations)
+        except GoldenError as exc:
+            return Verdict.error(str(exc))
 
     def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
         return failure
@@ -154,17 +144,11 @@ class BuildRunOracle:
     def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
         raise NotImplementedError
 
-    def steps(self) -> tuple[Step, ...]:
-        return Step("build", self.spec.build), Step(RUN, self.spec.run, self.compare)
-
     def reference(self, sandbox: Sandbox) -> str:
         """The golden output of the run: built from the case's own sources, cached by content hash."""
-        return golden_outputs(self.case, self.ctx, sandbox, self.golden_steps(), self.spec.timeout, self.kind)[RUN]
-
-    def golden_steps(self) -> tuple[Step, ...]:
-        """The steps of the golden run: the case's own build, even where a check links prebuilt objects."""
-        steps = self.steps()
-        return steps if self.golden_build is None else (Step("build", self.golden_build), *steps[1:])
+        build = self.spec.build if self.golden_build is None else self.golden_build
+        steps = Step("build", build), Step(RUN, self.spec.run, self.compare)
+        return golden_outputs(self.case, self.ctx, sandbox, steps, self.spec.timeout, self.kind)[RUN]
 
     def differs(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict | None:
         """The failing verdict when the run's output is unreadable or differs from the golden one."""
@@ -224,10 +208,6 @@ EXIT_CODE = OracleKind("exit-code", ("hls",), ExitCodeOracle, BuildRunSpec)
 OUTPUT_DIFF = OracleKind("output-diff", ("hls",), OutputDiffOracle, BuildRunSpec)
 
 
-def _preprocess_flags(words: tuple[str, ...]) -> list[str]:
-    return [w for w in words[1:] if w.startswith(PREPROCESSOR_FLAGS) and not w.startswith("-fsanitize")]
-
-
 def _own_lines(text: str, source: str) -> list[str]:
     """The preprocessed lines the compiler attributes to `source` itself (not to headers it includes)."""
     lines, mine = [], False
@@ -241,16 +221,17 @@ def _own_lines(text: str, source: str) -> list[str]:
     return lines
 
 
-def escape_problem(workspace: Path, sandbox: Sandbox, build: str, sources: list[str], *, timeout: float,
+def escape_problem(workspace: Path, sandbox: Sandbox, build: str, case_sources: list[str], *, timeout: float,
                    limits: Limits) -> str | None:
     """Why the candidate could escape or detect the sanitizer build (one line), or None.
 
-    `sources`: the C files whose text the candidate supplied. A build that is not one plain compiler command
-    is screened on nothing but the sanitizer's own run."""
+    Screened: the build's C files among the case's sources (their text is the candidate's). A build that is not
+    one plain compiler command is screened on nothing but the sanitizer's own run."""
     parsed = parse_build(build)
+    sources = [s for s in parsed.sources if s in case_sources] if parsed else []
     if parsed is None or not sources:
         return None
-    flags = " ".join(_preprocess_flags(parsed.words))
+    flags = " ".join(w for w in parsed.words[1:] if w.startswith(PREPROCESSOR_FLAGS) and not w.startswith("-fsanitize"))
     nonce = secrets.token_hex(8)
     script = "".join(f"echo '@@{nonce} {i} plain'; {parsed.compiler} -E {flags} {src}; "
                      f"echo '@@{nonce} {i} sanitized'; {parsed.compiler} -E {flags} {SANITIZE_FLAGS} {src}; "
@@ -327,9 +308,9 @@ def parse_spec(case: Case) -> HlsDiffSpec:
     strong = case.model.strong_oracle
     if not isinstance(strong, HlsDiffTable):
         raise CaseError(f"{case.path}: strong_oracle.kind: the hls-diff oracle needs kind = {KIND!r}")
-    if not isinstance(case.oracle, BuildRunSpec):
+    suite = case.oracle
+    if not isinstance(suite, BuildRunSpec):
         raise CaseError(f"{case.path}: oracle.kind: hls-diff needs a suite oracle with build and run commands")
-    suite = typed_spec(case.oracle, BuildRunSpec)
     build = strong.build or suite.build
     run = strong.run or f"{suite.run} --seed {SEED}"
     compare = strong.compare or suite.compare
@@ -342,8 +323,8 @@ def parse_spec(case: Case) -> HlsDiffSpec:
            f"the build {build!r} must start with gcc, cc or clang to add the sanitizer flags")
     return HlsDiffSpec(
         seeds=strong.seeds, build=build, run=run, compare=compare,
-        tolerance=_pick(strong.tolerance, suite.tolerance), rel_tolerance=_pick(strong.rel_tolerance,
-                                                                               suite.rel_tolerance),
+        tolerance=suite.tolerance if strong.tolerance is None else strong.tolerance,
+        rel_tolerance=suite.rel_tolerance if strong.rel_tolerance is None else strong.rel_tolerance,
         timeout=strong.timeout, sanitize=sanitize, fixed_run=suite.run, variants=_variants(case, strong))
 
 
@@ -356,10 +337,6 @@ def _variants(case: Case, strong: HlsDiffTable) -> tuple[tuple[str, str], ...]:
         _check(case, all(variant.get(k, "").strip() for k in VARIANT_KEYS), where, "needs a build and a run command")
         found.append((variant["build"], variant["run"]))
     return tuple(found)
-
-
-def _pick(own: float | None, suite: float) -> float:
-    return suite if own is None else own
 
 
 def _check(case: Case, ok: bool, field: str, problem: str) -> None:
@@ -378,11 +355,8 @@ class HlsDiffOracle:
         steps = self.spec.steps()
         try:
             golden = golden_outputs(self.case, self.ctx, sandbox, steps, self.spec.timeout, KIND)
-        except GoldenError as exc:
-            return Verdict.error(str(exc))
-        # The builds after the first start from the workspace as it was before any step: by then the
-        # candidate's program has run, and could have written over its own sources or the testbench.
-        try:
+            # The builds after the first start from the workspace as it was before any step: by then the
+            # candidate's program has run, and could have written over its own sources or the testbench.
             pristine = pristine_copy(workspace) if any(step.fresh for step in steps) else None
         except GoldenError as exc:
             return Verdict.error(str(exc))
@@ -420,10 +394,8 @@ class HlsDiffOracle:
         """A candidate that could escape or detect the sanitizer build fails before any step runs."""
         if self.spec.sanitize is None:
             return None
-        parsed = parse_build(self.spec.build)
-        sources = [s for s in (parsed.sources if parsed else ()) if s in self.case.model.sources]
-        problem = escape_problem(workspace, sandbox, self.spec.build, sources, timeout=self.spec.timeout,
-                                 limits=self.ctx.limits)
+        problem = escape_problem(workspace, sandbox, self.spec.build, self.case.model.sources,
+                                 timeout=self.spec.timeout, limits=self.ctx.limits)
         if problem is None:
             return None
         return Verdict.fail(Category.TEST_FAIL, f"sanitizer screen: {problem}", metrics={"screen": "sanitizer"})
@@ -467,8 +439,7 @@ class HlsDiffOracle:
 
 def _done(verdict: Verdict, durations: dict[str, float], steps: int, failed_step: str | None) -> Verdict:
     metrics = {**verdict.metrics, "strong_steps": steps, **({"failed_step": failed_step} if failed_step else {})}
-    return Verdict(verdict.outcome, verdict.category, verdict.summary, verdict.log_tail, metrics,
-                   {k: round(v, 4) for k, v in durations.items()})
+    return replace(verdict, metrics=metrics, durations={k: round(v, 4) for k, v in durations.items()})
 
 
 HLS_DIFF = OracleKind(KIND, ("hls",), HlsDiffOracle, suite=False, strong=True, strong_spec=HlsDiffTable,
