@@ -1,4 +1,4 @@
-"""Oracle kinds: one module each, one registry line each (plus the `hwrepair.oracles` entry points)."""
+"""Oracle kinds: one registry line for each built-in kind, then the `hwrepair.oracles` entry points."""
 
 from __future__ import annotations
 

@@ -103,6 +103,7 @@ class BuildRunOracle:
 
     kind = "hls"
     compare = "stdout"
+    self_checking = False  # a non-zero exit of the run is a wrong answer the program found, not a crash
 
     def __init__(self, case: Case, ctx: OracleContext) -> None:
         self.case, self.ctx, self.spec = case, ctx, typed_spec(case.oracle, BuildRunSpec)
@@ -112,8 +113,7 @@ class BuildRunOracle:
     def check(self, workspace: Path, sandbox: Sandbox) -> Verdict:
         durations: dict[str, float] = {}
         timeout, limits = self.spec.timeout, self.ctx.limits
-        build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build, timeout=timeout,
-                             limits=limits)
+        build = linked_build(self.case, self.ctx, sandbox, workspace, self.spec.build, timeout=timeout, limits=limits)
         if self._strong_builds_alike():  # the build is kept for the strong oracle (builds.py)
             done = BUILDS.build_and_run(sandbox, workspace, build, self.spec.run, timeout=timeout, limits=limits)
         else:  # one batch: the run's output stays in the workspace, where `judge` reads it
@@ -123,8 +123,9 @@ class BuildRunOracle:
             durations[stage] = ex.duration
             failure = step_failure(ex, stage)
             if failure is not None:
-                if stage == RUN and ex.signal is None and not ex.timed_out:
-                    failure = self.nonzero_exit(ex, failure)
+                if stage == RUN and self.self_checking and ex.signal is None and not ex.timed_out:
+                    failure = Verdict.fail(Category.TEST_FAIL, f"self-check failed (exit {ex.returncode})",
+                                           log_tail=ex.tail())
                 return failure.with_durations(durations)
         assert done
         try:
@@ -132,13 +133,10 @@ class BuildRunOracle:
         except GoldenError as exc:
             return Verdict.error(str(exc))
 
-    def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
-        return failure
-
     def _strong_builds_alike(self) -> bool:
         """Whether the case's hls-diff strong oracle builds with this oracle's build command."""
         strong = self.case.model.strong_oracle
-        return strong is not None and strong.kind == "hls-diff" and getattr(strong, "build", None) in (
+        return strong is not None and strong.kind == KIND and getattr(strong, "build", None) in (
             None, self.spec.build)
 
     def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
@@ -165,17 +163,12 @@ class ExitCodeOracle(BuildRunOracle):
     """Passes on exit status 0, stdout matching the declared regex, and stdout equal to the golden run's."""
 
     kind = "exit-code"
-
-    def nonzero_exit(self, ex: Execution, failure: Verdict) -> Verdict:
-        # A self-checking program that exits non-zero reported mismatches: a wrong answer, not a crash.
-        return Verdict.fail(Category.TEST_FAIL, f"self-check failed (exit {ex.returncode})",
-                            log_tail=ex.tail())
+    self_checking = True
 
     def judge(self, workspace: Path, ex: Execution, sandbox: Sandbox) -> Verdict:
         pattern = self.spec.stdout
         if pattern is not None and not re.search(pattern, ex.stdout, re.MULTILINE):
-            return Verdict.fail(Category.TEST_FAIL, f"stdout does not match {pattern!r}",
-                                log_tail=ex.tail())
+            return Verdict.fail(Category.TEST_FAIL, f"stdout does not match {pattern!r}", log_tail=ex.tail())
         # A printed verdict is never trusted by itself: the whole stdout must be the golden one.
         failure = self.differs(workspace, ex, sandbox)
         if failure is not None:
@@ -429,8 +422,7 @@ class HlsDiffOracle:
             return None
         if result.output.problem is not None:
             return Verdict.fail(Category.TEST_FAIL, f"{step.label}: {result.output.problem}", log_tail=ex.tail())
-        mismatch = compare_outputs(golden[step.label], result.output.text, self.spec.tolerance,
-                                   self.spec.rel_tolerance)
+        mismatch = compare_outputs(golden[step.label], result.output.text, self.spec.tolerance, self.spec.rel_tolerance)
         if mismatch is None:
             return None
         return Verdict.fail(Category.TEST_FAIL, f"{step.label} (`{step.argv}`): {mismatch}", log_tail=ex.tail(),
