@@ -31,7 +31,7 @@ from machine_speed import speed_line
 from pytest_hwrepair.cases.case import Case, find_case_files
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles.base import populate
-from pytest_hwrepair.oracles.hls.diff import HlsDiffTable, parse_spec
+from pytest_hwrepair.oracles.hls.oracle import HlsDiffTable, parse_spec
 from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 

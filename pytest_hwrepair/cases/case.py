@@ -56,10 +56,6 @@ class StrongSpec(SpecModel):
         return []
 
 
-# The name cases and tools have used for the strong oracle's table.
-StrongOracle = StrongSpec
-
-
 class Bug(SpecModel):
     """One benchmark instance: an injected edit or a whole broken file."""
 
@@ -210,10 +206,7 @@ class Case:
         """The visible files with the bug injected (a repository case: the instance's whole snapshot)."""
         if self.repo is not None:
             return self.repo.snapshot(bug.id)
-        files = {name: self.files[name] for name in self.model.sources}
-        name = self.target_of(bug)
-        files[name] = inject(self, bug)
-        return files
+        return {**self.golden_files(), self.target_of(bug): inject(self, bug)}
 
     def loc(self, name: str | None = None) -> int:
         """Non-blank lines of a source file (default: the target)."""
@@ -226,7 +219,7 @@ class Case:
 
 def inject(case: Case, bug: Bug) -> str:
     """The bug's file after the edit; raises CaseError on a missing or ambiguous snippet."""
-    name = bug.file or case.target
+    name = case.target_of(bug)
     if bug.broken is not None:
         return case.files[bug.broken]
     text = case.files[name]
@@ -237,7 +230,7 @@ def inject(case: Case, bug: Bug) -> str:
         raise CaseError(f"{where}: snippet not found in {name}")
     if bug.occurrence is None and count > 1:
         raise CaseError(f"{where}: snippet occurs {count} times in {name}; make it unique or set occurrence")
-    index = (bug.occurrence or 1)
+    index = bug.occurrence or 1
     if index > count:
         raise CaseError(f"{case.path}: [{bug.id}] occurrence: {index} but the snippet occurs {count} times in {name}")
     start = -1

@@ -48,11 +48,7 @@ class Corpus:
         """The cases whose samples ran, by case file: the same set at -n0, under -n and in each shard (an xdist
         controller collects nothing itself; a case file it did not load is loaded here)."""
         known = {case.path.resolve(): case for case in self.cases.values()}
-        ran: dict[str, Case] = {}
-        for path in paths:
-            case = known.get(path.resolve()) or load(path)
-            ran[str(path.resolve())] = case
-        self.ran = ran
+        self.ran = {str(path.resolve()): known.get(path.resolve()) or load(path) for path in paths}
 
     def counted(self) -> list[Case]:
         return list(self.ran.values()) if self.ran is not None else list(self.cases.values())

@@ -55,16 +55,13 @@ def _domain_problem(model: CaseModel) -> str | None:
     if domain is None:
         return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
     # The named kind alone is looked up (its module imported); every kind only to say which are allowed.
-    kind = kind_of(model.oracle.kind)
-    if kind is None or not kind.suite or model.domain not in kind.domains:
-        kinds = [k.name for k in oracle_kinds().values() if k.suite and model.domain in k.domains]
-        return f"oracle.kind: {model.oracle.kind!r} is not one of {', '.join(kinds)} for domain {model.domain}"
-    strong = model.strong_oracle
-    if strong is not None:
-        kind = kind_of(strong.kind)
-        if kind is None or not kind.strong or model.domain not in kind.domains:
-            allowed = [k.name for k in oracle_kinds().values() if k.strong and model.domain in k.domains]
-            return (f"strong_oracle.kind: {strong.kind!r} is not one of {', '.join(allowed) or '(none installed)'} "
+    for table, spec, role in (("oracle", model.oracle, "suite"), ("strong_oracle", model.strong_oracle, "strong")):
+        if spec is None:
+            continue
+        kind = kind_of(spec.kind)
+        if kind is None or not getattr(kind, role) or model.domain not in kind.domains:
+            allowed = [k.name for k in oracle_kinds().values() if getattr(k, role) and model.domain in k.domains]
+            return (f"{table}.kind: {spec.kind!r} is not one of {', '.join(allowed) or '(none installed)'} "
                     f"for domain {model.domain}")
     if domain.requires_spec and model.spec is None:
         return f"spec: required for {model.domain} cases"

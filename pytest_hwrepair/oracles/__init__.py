@@ -1,4 +1,4 @@
-"""Oracle kinds: one module each, one registry line each (plus the `hwrepair.oracles` entry points)."""
+"""Oracle kinds: one registry line for each built-in kind, then the `hwrepair.oracles` entry points."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ BUILTIN_MODULES: dict[str, tuple[str, str]] = {
     "exit-code": ("hls.oracle", "EXIT_CODE"), "output-diff": ("hls.oracle", "OUTPUT_DIFF"),
     "rtl-lint": ("rtl.oracle", "RTL_LINT"), "rtl-sim": ("rtl.oracle", "RTL_SIM"),
     "rtl-equiv": ("rtl.oracle", "RTL_EQUIV"),
-    "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.diff", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
+    "cuda": ("cuda.oracle", "CUDA"), "hls-diff": ("hls.oracle", "HLS_DIFF"), "cuda-diff": ("cuda.diff", "CUDA_DIFF"),
     "rtl-repo": ("rtl.repo_tests", "RTL_REPO"), "rtl-tb": ("rtl.oracle", "RTL_TB"),
 }
 

@@ -41,7 +41,7 @@ class OracleOptions:
     gpu: bool | None = None  # None: use a CUDA device when one is present
     timing_runs: int | None = None
     equiv_depth: int | None = None
-    reuse_objects: bool = True  # hls: link objects of a case's unchanged C files (oracles/hls_objects.py)
+    reuse_objects: bool = True  # hls: link objects of a case's unchanged C files (oracles/hls/builds.py)
 
     @classmethod
     def of(cls, value: OracleOptions | dict[str, Any] | None) -> OracleOptions:

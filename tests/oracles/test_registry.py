@@ -67,7 +67,7 @@ def test_loading_an_hls_case_imports_no_rtl_or_cuda_oracle() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(ast.literal_eval(out.strip()))
-    assert {"pytest_hwrepair.oracles.hls.oracle", "pytest_hwrepair.oracles.hls.diff"} <= loaded
+    assert "pytest_hwrepair.oracles.hls.oracle" in loaded
     assert not loaded & {"pytest_hwrepair.oracles.rtl.oracle", "pytest_hwrepair.oracles.cuda.oracle",
                          "pytest_hwrepair.oracles.cuda.diff", "pytest_hwrepair.oracles.rtl.repo_tests",
                          "pytest_hwrepair.oracles.cuda.classify"}

@@ -1,4 +1,4 @@
-"""Steps of an HLS check and the golden outputs they give, built outside any candidate's workspace.
+"""Steps of an HLS check, the outputs they give, read as untrusted data, and the golden outputs to compare with.
 
 A step is one sandboxed command; a step that names an output keeps it. The golden outputs come from
 running the same steps on the case's own sources in a scratch workspace, cached by content hash
@@ -9,6 +9,8 @@ never sees them and only its own builds and runs cost time.
 from __future__ import annotations
 
 import json
+import math
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -17,10 +19,12 @@ from pathlib import Path
 from ...cases.case import Case
 from ...sandbox import scratch
 from ...sandbox.base import Command, Execution, Limits, Sandbox, run_commands
+from ...sandbox.untrusted import READ_CAP, UntrustedFileError, read_untrusted
 from ..base import OracleContext, cached_text, content_hash, populate, remove_tree, resolve_asset, scratch_workspace
 from .builds import MAX_BYTES, copy_tree, restore_tree
-from .outputs import Output, output_file, read_output
 
+SHOWN_TOKEN = 40
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?|inf|nan|infinity)$", re.IGNORECASE)
 SANITIZE_FLAGS = "-fsanitize=address,undefined -fno-sanitize-recover=all"
 # Set in the step's own command line, after anything the candidate's code could set as defaults:
 # every report exits non-zero, leak checks (the drivers never free) are off, memory is bounded by
@@ -69,7 +73,7 @@ def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout:
     of a step's output file is removed before it runs.
 
     Consecutive steps under the same limits run as one batch (one closed step where the sandbox can, see
-    sandbox/batch.py); a batch ends at its first failing step, and the steps after it never run. The
+    sandbox/base.py); a batch ends at its first failing step, and the steps after it never run. The
     caller stops iterating at a result it rejects (an output that differs): no later batch starts.
 
     A `fresh` step starts a batch of its own in the workspace restored from `pristine` (a copy of it from
@@ -119,14 +123,9 @@ def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: fl
         c.keep for c in commands) else None
     try:
         done = run_commands(sandbox, workspace, commands, timeout=timeout, limits=limits, kept=kept)
-        results: list[StepResult] = []
-        for number, (step, ex) in enumerate(zip(group, done), 1):
-            if not ex.ok or step.output is None:
-                results.append(StepResult(ex, None))
-            else:
-                results.append(StepResult(ex, read_output(kept / str(number) if kept else workspace, step.output,
-                                                          ex)))
-        return results
+        return [StepResult(ex, None if not ex.ok or step.output is None else
+                           read_output(kept / str(number) if kept else workspace, step.output, ex))
+                for number, (step, ex) in enumerate(zip(group, done), 1)]
     finally:
         if kept is not None:
             remove_tree(kept)
@@ -148,25 +147,17 @@ def sanitized_build(build: str) -> str | None:
     return f"{words[0]} {SANITIZE_FLAGS} {words[1] if len(words) > 1 else ''}".rstrip()
 
 
-def golden_key(case: Case, *parts: str) -> str:
-    """Content hash of what decides the golden outputs: the case, its oracle assets, the steps."""
-    assets = [resolve_asset(case, a).read_bytes() for a in case.oracle.assets]
-    return content_hash(case.digest, *assets, *parts)
-
-
 def golden_outputs(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
                    timeout: float, kind: str) -> dict[str, str]:
     """The output of every step that keeps one, from the golden sources; cached across processes."""
     described = [(s.label, s.argv, s.output, s.sanitized, s.fresh, s.shadow) for s in steps]
-    key = golden_key(case, kind, json.dumps(described))
-
-    def produce() -> str:
-        return json.dumps(_run_golden(case, ctx, sandbox, steps, timeout))
-
+    assets = [resolve_asset(case, a).read_bytes() for a in case.oracle.assets]
+    key = content_hash(case.digest, *assets, kind, json.dumps(described))
     folder = ctx.cache_dir / "golden"
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o700)  # steps run under their own uid: they cannot list or read the golden outputs
-    return dict(json.loads(cached_text(folder, key, produce)))
+    produced = cached_text(folder, key, lambda: json.dumps(_run_golden(case, ctx, sandbox, steps, timeout)))
+    return dict(json.loads(produced))
 
 
 def _run_golden(case: Case, ctx: OracleContext, sandbox: Sandbox, steps: tuple[Step, ...],
@@ -196,4 +187,88 @@ def _golden_problem(step: Step, result: StepResult) -> str | None:
         return f"exit status {ex.returncode}: " + " | ".join(ex.tail(3).splitlines())
     if result.output is not None and result.output.problem is not None:
         return result.output.problem
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """The compared output of one run, or why there is none that may be compared."""
+
+    text: str = ""
+    problem: str | None = None
+
+
+def output_file(compare: str) -> str | None:
+    """The workspace file a `compare` spec names (`file:NAME`), else None for stdout / stderr."""
+    return compare.removeprefix("file:") if compare.startswith("file:") else None
+
+
+def read_output(workspace: Path, compare: str, ex: Execution, cap: int = READ_CAP) -> Output:
+    """The output a run produced for `compare`; a link, FIFO, directory or oversized file is a problem."""
+    name = output_file(compare)
+    if name is None:
+        if ex.truncated:
+            return Output(problem=f"{compare} exceeded the capture limit")
+        return Output(ex.stderr if compare == "stderr" else ex.stdout)
+    try:
+        got = read_untrusted(workspace, name, cap, whole=True)
+    except UntrustedFileError as exc:
+        return Output(problem=f"output {exc}; it is not read")
+    except FileNotFoundError:
+        return Output(problem=f"output file {name!r} missing")
+    except OSError as exc:
+        return Output(problem=f"output file {name!r} cannot be read safely ({exc.strerror or exc})")
+    if got.truncated:
+        return Output(problem=f"output file {name!r} is larger than the {cap >> 20} MiB read cap")
+    return Output(got.text)
+
+
+def show(token: str) -> str:
+    """A token of untrusted output as it may appear in a summary: quoted and capped."""
+    return repr(token if len(token) <= SHOWN_TOKEN else token[:SHOWN_TOKEN] + "...")
+
+
+def compare_outputs(expected: str, got: str, tol: float, rel: float) -> str | None:
+    """None when equal; else a one-line description of the first difference."""
+    if got == expected:  # the same text has the same tokens; splitting megabytes of it took tens of ms a check
+        return None
+    exp_tokens, got_tokens = expected.split(), got.split()
+    if exp_tokens == got_tokens:
+        return None
+    for index, (a, b) in enumerate(zip(exp_tokens, got_tokens)):
+        if a == b:
+            continue
+        if _NUMBER.match(a) and _NUMBER.match(b) and _close(float(a), float(b), tol, rel):
+            continue
+        line = _line_of(expected, index)
+        where = f"line {line}" + (f", in {section}" if (section := _section_of(expected, line)) else "")
+        return f"first mismatch at token {index + 1} ({where}): expected {show(a)}, got {show(b)}"
+    if len(exp_tokens) != len(got_tokens):
+        return f"output has {len(got_tokens)} tokens, the reference has {len(exp_tokens)}"
+    return None
+
+
+def _close(a: float, b: float, tol: float, rel: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= tol or abs(a - b) <= rel * abs(a)
+
+
+def _line_of(text: str, token_index: int) -> int:
+    count = 0
+    number = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        count += len(line.split())
+        if count > token_index:
+            return number
+    return number
+
+
+def _section_of(text: str, line: int) -> str | None:
+    """The `@name` header above a line, for outputs written in sections (the mach data format)."""
+    for row in reversed(text.splitlines()[:line]):
+        if row.startswith("@"):
+            return row.split()[0]
     return None

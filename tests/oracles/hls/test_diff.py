@@ -14,7 +14,7 @@ from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers.base import Fixer
 from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
 from pytest_hwrepair.oracles import ORACLES, OracleContext
-from pytest_hwrepair.oracles.hls.diff import parse_spec
+from pytest_hwrepair.oracles.hls.oracle import parse_spec
 from pytest_hwrepair.results.rundir import RunDir, SampleRecord
 from pytest_hwrepair.run.runner import Harness, execute
 from pytest_hwrepair.run.sample import ProtocolConfig, Sample

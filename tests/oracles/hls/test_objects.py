@@ -12,7 +12,7 @@ from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import OracleOptions
-from pytest_hwrepair.oracles.hls.objects import PREFIX, linked_build, parse_build
+from pytest_hwrepair.oracles.hls.builds import PREFIX, linked_build, parse_build
 from pytest_hwrepair.sandbox.base import Limits
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox
 from pytest_hwrepair.verdict import Outcome, Verdict

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_hwrepair.cases.case import Case
-from pytest_hwrepair.oracles.hls.outputs import compare_outputs
+from pytest_hwrepair.oracles.hls.golden import compare_outputs
 from pytest_hwrepair.verdict import Category, Outcome, Verdict
 
 from ...hls_diff_helpers import edited, make_case, searchable_tmp, strong, suite
