@@ -48,12 +48,9 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    from .agent.command import CommandFixer
-    from .agent.sandbox import AgentOptions, agent_sandbox
+    from .agent import CommandFixer
 
-    options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
-    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate, options,
-                        lambda: agent_sandbox(ctx.settings))
+    return CommandFixer(arg, ctx)
 
 
 def _model(kind: str, arg: str | None, ctx: FixerContext) -> Fixer:
