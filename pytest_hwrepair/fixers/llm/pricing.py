@@ -1,14 +1,16 @@
-"""USD per million tokens by model, and the cost of one response."""
+"""USD per million tokens by model, the cost of one response, and the run's cost ledger."""
 
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..base import FixerError, Usage
+from ..base import FixerError, FixerUnavailable, Usage
+from .cache import locked
 
 BATCH_DISCOUNT = 0.5
 
@@ -99,4 +101,46 @@ def read_prices(path: Path) -> dict[str, Price]:
     return out
 
 
-__all__ = ["BATCH_DISCOUNT", "PRICES", "Price", "PriceTable", "read_prices"]
+class CostLedger:
+    """Spent USD of a run, a running total shared by every worker in the run directory; once `limit` is reached
+    no new request may start."""
+
+    def __init__(self, run_dir: Path, limit: float | None) -> None:
+        self.path = run_dir / "cost.json"
+        self.limit = limit
+
+    def spent(self) -> float:
+        with locked(self.path) as fd:
+            return _read(fd)
+
+    def check(self) -> None:
+        """Raise FixerUnavailable when the limit is reached (a skip with that reason)."""
+        if self.limit is None:
+            return
+        spent = self.spent()
+        if spent >= self.limit:
+            raise FixerUnavailable(f"cost limit reached: ${spent:.4f} spent of ${self.limit:.4f} "
+                                   "(--hwrepair-cost-limit); no new model requests are made")
+
+    def add(self, usd: float) -> float:
+        """Add one response's cost; returns the new total."""
+        with locked(self.path) as fd:
+            total = _read(fd) + usd
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps({"cost_usd": round(total, 9)}).encode())
+            return total
+
+
+def _read(fd: int) -> float:
+    os.lseek(fd, 0, os.SEEK_SET)
+    data = b""
+    while chunk := os.read(fd, 4096):
+        data += chunk
+    try:
+        return float(json.loads(data or b"{}").get("cost_usd", 0.0))
+    except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+        return 0.0
+
+
+__all__ = ["BATCH_DISCOUNT", "PRICES", "CostLedger", "Price", "PriceTable", "read_prices"]
