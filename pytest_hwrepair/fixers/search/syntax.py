@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...strength.mutate import Edit, Language, Op, Source
 from ...strength.mutate.ops_stmt import C_TYPE_ALTERNATIVES
 from ...strength.mutate.tokens import C_KEYWORDS, C_TYPES, VERILOG_KEYWORDS, Kind, Token
-from .localize import log_lines
+from .rank import log_lines
 
 _QUOTED = re.compile(r"""['"`‘]([A-Za-z_][A-Za-z0-9_$]*)['"’]""")
 _NO_SEMI_AFTER = frozenset(["{", "}", ";", "begin", "end", "else", "endcase", "endmodule", ",", "(", "do", ":"])
