@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.fixers.base import Attempt, FixerUnavailable, RepairTask
-from pytest_hwrepair.fixers.llm.extract import code_blocks
-from pytest_hwrepair.fixers.llm.prompts import Templates, output_budget
+from pytest_hwrepair.fixers.llm.text import Templates, code_blocks, output_budget
 from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions
 from pytest_hwrepair.repo.extract import extract_repository
 from pytest_hwrepair.repo.prompt import CONTEXT_CHARS

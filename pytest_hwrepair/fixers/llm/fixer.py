@@ -41,9 +41,8 @@ from .api import (
     Sampling,
 )
 from .cache import ResponseCache, locked, request_key, write_atomic
-from .extract import code_blocks, extract
-from .pricing import CostLedger, Price, PriceTable
-from .prompts import Templates, output_budget, transcript
+from .pricing import CostLedger, Price, find_price
+from .text import Templates, code_blocks, extract, output_budget, transcript
 
 
 @functools.cache
@@ -77,13 +76,13 @@ class ModelFixer:
     deterministic = False
     notices: tuple[str, ...] = ()  # one line each in the run's header, shown once per run
 
-    def __init__(self, api: Api, model: str, ctx: FixerContext, *, templates: Templates, prices: PriceTable) -> None:
+    def __init__(self, api: Api, model: str, ctx: FixerContext, *, templates: Templates, price: Price | None) -> None:
         settings = ctx.settings
         self.api, self.model, self.settings, self.templates = api, model, settings, templates
         self.kind = "claude" if api.provider == "anthropic" else "openai"
         self.name = f"{self.kind}:{model}"
         self.label = ctx.label or self.kind  # its label in node ids: batch mode asks for that label's pending tasks
-        self.price: Price | None = prices.lookup(model)
+        self.price = price
         self.extra: dict[str, Any] = json.loads(settings.request_extra) if settings.request_extra else {}
         self.config = {"fixer": self.kind, "model": model, "temperature": settings.temperature,
                        "top_p": settings.top_p, "max_tokens": settings.max_tokens, "extra": self.extra,
@@ -228,15 +227,15 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
         raise FixerError(f"--fixer {kind}: no API key: set {key_env}"
                          + ("" if settings.api_key_env else " or name another variable with --hwrepair-api-key-env"))
     check_options(settings)
-    prices = PriceTable.load(settings.prices)
-    if settings.cost_limit is not None and prices.lookup(model) is None:
+    price = find_price(model, settings.prices)
+    if settings.cost_limit is not None and price is None:
         raise FixerError(f"--hwrepair-cost-limit: no price known for model {model!r}; "
                          "give one with --hwrepair-prices FILE")
     fixer = ModelFixer(provider.make(base_url, api_key), model, ctx, templates=Templates.load(settings.prompt),
-                       prices=prices)
+                       price=price)
     # Another server answers otherwise: its samples are keyed apart, never resumed from this one's.
     fixer.config["endpoint"] = base_url.rstrip("/")
-    if prices.lookup(model) is None:
+    if price is None:
         fixer.notices = (f"{kind}:{model}: no price known for this model; its cost is reported as $0 "
                          "(give one with --hwrepair-prices FILE)",)
     return fixer
@@ -304,14 +303,12 @@ class BatchRunner:
                              "repeated (cuda cases default to the iterative protocol)")
         if not self.synced:
             self.sync()
-        cid = custom_id(key)
-        found = self.results.get(cid)
-        if found is not None and found.get("response") is not None:
-            reply = self.fixer.api.parse(found["response"])
-            return found["response"], self.fixer.cost(reply, batch=True)
-        if found is not None:
+        found = self.results.get(custom_id(key))
+        if found is None:
+            return None
+        if found.get("response") is None:
             raise ApiError(str(found.get("error") or "the batch request failed"))
-        return None
+        return found["response"], self.fixer.cost(self.fixer.api.parse(found["response"]), batch=True)
 
     def missing(self, task: RepairTask, key: str) -> None:
         """Neither the batch nor the cache answers: still running, stopped by the cost limit, or never sent."""

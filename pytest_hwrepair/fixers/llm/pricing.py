@@ -54,24 +54,16 @@ PRICES: dict[str, Price] = {
 }
 
 
-class PriceTable:
-    """The built-in prices with a user file over them."""
-
-    def __init__(self, overrides: dict[str, Price] | None = None) -> None:
-        self.prices = {**PRICES, **(overrides or {})}
-
-    @classmethod
-    def load(cls, path: str | None) -> PriceTable:
-        return cls(read_prices(Path(path)) if path else None)
-
-    def lookup(self, model: str) -> Price | None:
-        """Exact name first, then the longest family prefix (a dated or provider-prefixed name)."""
-        name = model.rsplit("/", 1)[-1]
-        for candidate in (model, name):
-            if candidate in self.prices:
-                return self.prices[candidate]
-        families = [k for k in self.prices if name.startswith(k + "-")]
-        return self.prices[max(families, key=len)] if families else None
+def find_price(model: str, path: str | None) -> Price | None:
+    """The built-in prices with a user file over them: the exact name first, then the longest family prefix (a
+    dated or provider-prefixed name)."""
+    prices = {**PRICES, **(read_prices(Path(path)) if path else {})}
+    name = model.rsplit("/", 1)[-1]
+    for candidate in (model, name):
+        if candidate in prices:
+            return prices[candidate]
+    families = [k for k in prices if name.startswith(k + "-")]
+    return prices[max(families, key=len)] if families else None
 
 
 def read_prices(path: Path) -> dict[str, Price]:
@@ -143,4 +135,4 @@ def _read(fd: int) -> float:
         return 0.0
 
 
-__all__ = ["BATCH_DISCOUNT", "PRICES", "CostLedger", "Price", "PriceTable", "read_prices"]
+__all__ = ["BATCH_DISCOUNT", "PRICES", "CostLedger", "Price", "find_price", "read_prices"]
