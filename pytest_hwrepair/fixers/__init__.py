@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from ..results.rundir import RunDir, SampleRecord
+from ..results.rundir import RunDir
 from ..sandbox.untrusted import read_optional
 from .base import (
     Attempt,
@@ -36,8 +36,6 @@ GoldenLookup = Callable[[RepairTask], dict[str, str]]  # the known-good visible 
 
 
 class ReferenceFixer:
-    """Returns the ground-truth target file."""
-
     name = "reference"
     deterministic = True
     config: dict[str, Any] = {"fixer": "reference"}
@@ -52,8 +50,6 @@ class ReferenceFixer:
 
 
 class NoopFixer:
-    """Returns the buggy target unchanged."""
-
     name = "noop"
     deterministic = True
     config: dict[str, Any] = {"fixer": "noop"}
@@ -74,9 +70,7 @@ class ReplayFixer:
         if not run.samples.exists():
             raise FixerError(f"replay:{self.root}: no samples.jsonl there (is it a run directory?)")
         records = run.records()
-        fixers = sorted({r.fixer for r in records})
-        if label:
-            fixers = sorted({r.fixer for r in records if label in (r.fixer, r.fixer.split(":")[0], r.label)})
+        fixers = sorted({r.fixer for r in records if not label or label in (r.fixer, r.fixer.split(":")[0], r.label)})
         if len(fixers) != 1:
             held = sorted({f"{r.label or r.fixer} ({r.fixer})" for r in records})
             raise FixerError(f"replay:{run_dir}: {'no fixer matches ' + repr(label) if label else 'choose a fixer'}; "
@@ -84,10 +78,8 @@ class ReplayFixer:
         self.source_fixer = fixers[0]
         self.name = f"replay:{self.source_fixer}"
         self.config = {"fixer": "replay", "run": str(self.root.resolve()), "source": self.source_fixer}
-        self.index: dict[tuple[str, str, int, int], SampleRecord] = {}
-        for r in records:
-            if r.fixer == self.source_fixer and r.artifact:
-                self.index[(r.case, r.bug, r.sample, r.iteration or 0)] = r
+        self.index = {(r.case, r.bug, r.sample, r.iteration or 0): r for r in records
+                      if r.fixer == self.source_fixer and r.artifact}
 
     def repair(self, task: RepairTask) -> Candidate:
         record = self.index.get((f"{task.domain}/{task.suite}/{task.case}", task.bug, task.sample, task.attempt))
@@ -96,15 +88,12 @@ class ReplayFixer:
                                    f"attempt {task.attempt} in {self.root}")
         art = self.root / "artifacts" / str(record.artifact)
         raw = read_optional(art, "response.txt") or ""
-        if task.issue is not None:  # a repository sample: its saved diff from the snapshot
-            diff = read_optional(art, "candidate.diff")
-            if diff is None:
-                return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate diff")
-            return Candidate(diff=diff, raw=raw)
-        text = read_optional(art, f"candidate/{task.target}")
-        if text is None:
-            return Candidate(raw=raw, parsed=False, parse_error="the saved sample has no candidate file")
-        return Candidate(files={task.target: text}, raw=raw)
+        repo = task.issue is not None  # a repository sample: its saved diff from the snapshot
+        saved = read_optional(art, "candidate.diff" if repo else f"candidate/{task.target}")
+        if saved is None:
+            return Candidate(raw=raw, parsed=False,
+                             parse_error=f"the saved sample has no candidate {'diff' if repo else 'file'}")
+        return Candidate(diff=saved, raw=raw) if repo else Candidate(files={task.target: saved}, raw=raw)
 
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]

@@ -40,8 +40,6 @@ class RetryWarning(UserWarning):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How often and how long to retry one request."""
-
     max_retries: int = 8
     delay: float = 1.0
     max_wait: float = 60.0
@@ -162,8 +160,6 @@ def api_message(response: httpx.Response) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Sampling:
-    """Request parameters of one call."""
-
     max_tokens: int
     temperature: float | None = 1.0
     top_p: float | None = None
@@ -183,8 +179,6 @@ class Reply:
 
 @dataclass(frozen=True, slots=True)
 class BatchStatus:
-    """Where a submitted batch stands."""
-
     ended: bool
     progress: str
     ref: dict[str, Any] = field(default_factory=dict)

@@ -17,8 +17,6 @@ BATCH_DISCOUNT = 0.5
 
 @dataclass(frozen=True, slots=True)
 class Price:
-    """USD per million tokens of each kind."""
-
     input: float
     output: float
     cache_read: float = 0.0
@@ -101,27 +99,22 @@ class CostLedger:
         self.path = run_dir / "cost.json"
         self.limit = limit
 
-    def spent(self) -> float:
-        with locked(self.path) as fd:
-            return _read(fd)
-
     def check(self) -> None:
         """Raise FixerUnavailable when the limit is reached (a skip with that reason)."""
         if self.limit is None:
             return
-        spent = self.spent()
+        with locked(self.path) as fd:
+            spent = _read(fd)
         if spent >= self.limit:
             raise FixerUnavailable(f"cost limit reached: ${spent:.4f} spent of ${self.limit:.4f} "
                                    "(--hwrepair-cost-limit); no new model requests are made")
 
-    def add(self, usd: float) -> float:
-        """Add one response's cost; returns the new total."""
+    def add(self, usd: float) -> None:
         with locked(self.path) as fd:
             total = _read(fd) + usd
             os.lseek(fd, 0, os.SEEK_SET)
             os.ftruncate(fd, 0)
             os.write(fd, json.dumps({"cost_usd": round(total, 9)}).encode())
-            return total
 
 
 def _read(fd: int) -> float:

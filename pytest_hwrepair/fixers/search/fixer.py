@@ -128,9 +128,7 @@ class Budget:
 
 
 @dataclass
-class Tried:
-    """One evaluated candidate."""
-
+class Tried:  # one evaluated candidate
     text: str
     edits: tuple[Edit, ...]
     verdict: Verdict
