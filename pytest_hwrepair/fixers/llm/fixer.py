@@ -242,21 +242,17 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
 
 
 def check_options(settings: Settings) -> None:
-    """Values the Settings types cannot check: one line naming the option and what is allowed."""
+    """Values that only a model fixer restricts (Settings.validate checks the rest): one line naming the option
+    and what is allowed."""
     if settings.batch and settings.protocol == "iterative":
         raise FixerError("--hwrepair-batch: batch mode needs the repeated protocol (one request per sample); "
                          "the iterative protocol asks again after each verdict")
-    if settings.max_connections < 1:
-        raise FixerError(f"--hwrepair-max-connections: must be at least 1, got {settings.max_connections}")
     if settings.max_retries < 0:
         raise FixerError(f"--hwrepair-max-retries: must be 0 or more, got {settings.max_retries}")
     if settings.max_tokens is not None and settings.max_tokens < 1:
         raise FixerError(f"--hwrepair-max-tokens: must be at least 1, got {settings.max_tokens}")
     if settings.cost_limit is not None and settings.cost_limit <= 0:
         raise FixerError(f"--hwrepair-cost-limit: must be above 0 USD, got {settings.cost_limit}")
-    for name in ("retry_delay", "retry_max_wait", "request_timeout", "batch_poll"):
-        if getattr(settings, name) <= 0:
-            raise FixerError(f"--hwrepair-{name.replace('_', '-')}: must be above 0, got {getattr(settings, name)}")
     if settings.request_extra:
         try:
             extra = json.loads(settings.request_extra)
