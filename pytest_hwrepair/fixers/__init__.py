@@ -128,7 +128,7 @@ def _model(kind: str, arg: str | None, ctx: FixerContext) -> Fixer:
 
 
 def _search(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .search.fixer import SearchFixer, parse_options
+    from .search import SearchFixer, parse_options
 
     return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
 

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_hwrepair.fixers.base import Attempt, FixerUnavailable, RepairTask
 from pytest_hwrepair.fixers.llm.text import Templates, code_blocks, output_budget
-from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions
+from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions
 from pytest_hwrepair.repo.extract import extract_repository
 from pytest_hwrepair.repo.prompt import CONTEXT_CHARS
 
