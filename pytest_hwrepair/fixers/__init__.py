@@ -99,14 +99,6 @@ class ReplayFixer:
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 
 
-def _reference(arg: str | None, ctx: FixerContext) -> Fixer:
-    return ReferenceFixer(ctx.corpus.golden)
-
-
-def _noop(arg: str | None, ctx: FixerContext) -> Fixer:
-    return NoopFixer()
-
-
 def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError("replay: needs a run directory, e.g. --fixer replay:.hwrepair/runs/20260101-120000")
@@ -134,8 +126,8 @@ def _search(arg: str | None, ctx: FixerContext) -> Fixer:
 
 
 BUILTIN: dict[str, FixerFactory] = {
-    "reference": _reference,
-    "noop": _noop,
+    "reference": lambda arg, ctx: ReferenceFixer(ctx.corpus.golden),
+    "noop": lambda arg, ctx: NoopFixer(),
     "replay": _replay,
     "cmd": _cmd,
     "claude": partial(_model, "claude"),

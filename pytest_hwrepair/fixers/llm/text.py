@@ -58,7 +58,10 @@ class Templates:
         if override:
             texts.update(_read_override(Path(override)))
         for kind, text in texts.items():
-            check(text, f"{override or 'built-in'} ({kind})")
+            unknown = sorted({m.group(1) for m in _TAG.finditer(text)} - VARIABLES)
+            if unknown:
+                raise TemplateError(f"--hwrepair-prompt {override or 'built-in'} ({kind}): unknown placeholder "
+                                    f"{{{{{unknown[0]}}}}} (known: {', '.join(sorted(VARIABLES))})")
         return cls(texts)
 
     @property
@@ -99,13 +102,6 @@ def _read_override(path: Path) -> dict[str, str]:
     return {k: text for k in KINDS if k not in NOT_BY_FILE}
 
 
-def check(text: str, where: str) -> None:
-    unknown = sorted({m.group(1) for m in _TAG.finditer(text)} - VARIABLES)
-    if unknown:
-        raise TemplateError(f"--hwrepair-prompt {where}: unknown placeholder {{{{{unknown[0]}}}}} "
-                            f"(known: {', '.join(sorted(VARIABLES))})")
-
-
 def render(template: str, values: dict[str, str]) -> str:
     """`{{name}}` is replaced, `{{#name}}..{{/name}}` kept only when name is set, `{{^name}}` when not.
 
@@ -124,13 +120,12 @@ def values_of(task: RepairTask) -> dict[str, str]:
     if task.issue is not None:  # a repository task: the issue, the tree and a bounded view of the files
         return {"target": task.target, "domain": task.domain, **repository_values(task.files, task.issue,
                                                                                   language_of)}
-    lang = language_of(task.target)
     context = "\n\n".join(f"{name}:\n```{language_of(name)}\n{text.rstrip()}\n```"
                           for name, text in sorted(task.files.items()) if name != task.target and text.strip())
     return {
-        "source": task.files.get(task.target, "").rstrip("\n"), "target": task.target, "language": lang,
-        "domain": task.domain, "spec": (task.spec or "").strip(), "interface": (task.interface or "").strip(),
-        "error_log": (task.error_log or "").rstrip(), "context": context,
+        "source": task.files.get(task.target, "").rstrip("\n"), "target": task.target,
+        "language": language_of(task.target), "domain": task.domain, "spec": (task.spec or "").strip(),
+        "interface": (task.interface or "").strip(), "error_log": (task.error_log or "").rstrip(), "context": context,
     }
 
 
