@@ -242,10 +242,7 @@ class AnthropicApi(JsonApi):
         self.api_key = api_key
 
     def headers(self) -> dict[str, str]:
-        headers = {"anthropic-version": ANTHROPIC_VERSION}
-        if self.api_key:
-            headers["x-api-key"] = self.api_key
-        return headers
+        return {"anthropic-version": ANTHROPIC_VERSION, **({"x-api-key": self.api_key} if self.api_key else {})}
 
     def body(self, model: str, messages: list[dict[str, str]], sampling: Sampling) -> dict[str, Any]:
         body: dict[str, Any] = {"model": model, "max_tokens": sampling.max_tokens, "messages": messages}

@@ -380,7 +380,9 @@ class BatchRunner:
                     self._import(entry, self.fixer.api.batch_results(caller, status),
                                  f"batch {entry['id']} {status.ref.get('state') or 'ended'}"
                                  + (f": {status.ref['reason']}" if status.ref.get("reason") else ""))
-                    self._mark_ended(state, entry)
+                    entry["ended"] = True  # the entry is the state's own (sync's batches are the state's dicts)
+                    _write_json(self.state_path, state)
+                    self._index(entry)
             if all(e.get("ended") for e in live) or time.time() >= deadline:
                 return
             time.sleep(max(0.0, min(self.fixer.settings.batch_poll, deadline - time.time())))
@@ -404,8 +406,7 @@ class BatchRunner:
             row: dict[str, Any] = {"custom_id": result.custom_id, "batch": entry["id"], "run": invocation()}
             if result.response is not None:
                 row["response"] = result.response
-                cost = self.fixer.cost(self.fixer.api.parse(result.response), batch=True)
-                self.fixer.ledger.add(cost)
+                self.fixer.ledger.add(self.fixer.cost(self.fixer.api.parse(result.response), batch=True))
             else:
                 row["error"] = result.error
             rows.append(row)
@@ -442,11 +443,6 @@ class BatchRunner:
     def _index(self, entry: dict[str, Any]) -> None:
         if self.index is not None:
             _write_json(self.index / f"{_safe(entry['id'])}.json", entry)
-
-    def _mark_ended(self, state: dict[str, Any], entry: dict[str, Any]) -> None:
-        entry["ended"] = True  # the entry is the state's own (sync's batches are the state's dicts)
-        _write_json(self.state_path, state)
-        self._index(entry)
 
     def _load_results(self) -> dict[str, dict[str, Any]]:
         results: dict[str, dict[str, Any]] = {}
