@@ -175,12 +175,11 @@ def extract(raw: str, target: str, original: str = "", others: tuple[str, ...] =
     """The complete `target` file from `raw`; `original` (the buggy file) picks among several blocks."""
     if not raw.strip():
         return Extraction(error="the response is empty")
-    blocks = _fenced(raw) + _tagged(raw)
-    how = "fenced block" if blocks else ""
-    if not blocks:
-        blocks, how = _unclosed(raw, truncated)
-        if truncated and not blocks:
-            return Extraction(error="the response was cut off at the output limit before the file was complete")
+    blocks, how = _fenced(raw) + _tagged(raw), "fenced block"
+    if not blocks and truncated:
+        return Extraction(error="the response was cut off at the output limit before the file was complete")
+    if not blocks and (opens := list(_OPEN_FENCE.finditer(raw))):  # a last fence that never closes (forgotten)
+        blocks, how = [_Block(raw[opens[-1].end():].removesuffix("\n"), opens[-1].group(2))], "unclosed fenced block"
     if blocks:
         return _choose(blocks, target, original, others, how)
     bare = _bare(raw, original)
@@ -211,15 +210,6 @@ def _tagged(raw: str) -> list[_Block]:
             continue  # a fenced block inside the tag: already found, with the tag's name in front of it
         out.append(_Block(body.removesuffix("\n"), m.group("attrs")))
     return out
-
-
-def _unclosed(raw: str, truncated: bool) -> tuple[list[_Block], str]:
-    """A last fence that never closes: a model that forgot the closing fence, or an answer cut off."""
-    opens = list(_OPEN_FENCE.finditer(raw))
-    if not opens or truncated:
-        return [], ""
-    last = opens[-1]
-    return [_Block(raw[last.end():].removesuffix("\n"), last.group(2))], "unclosed fenced block"
 
 
 def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str, ...], how: str) -> Extraction:
