@@ -93,8 +93,7 @@ class ModelFixer:
                            settings.max_connections)
         self.ledger = CostLedger(ctx.run_dir, settings.cost_limit)
         self.policy = RetryPolicy(settings.max_retries, settings.retry_delay, settings.retry_max_wait)
-        self.run_dir, self.cache_dir = ctx.run_dir, ctx.cache_dir
-        self.pending: Callable[[str], list[RepairTask]] = ctx.corpus.pending
+        self.ctx = ctx  # the run and cache directories and the pending tasks, for batch mode
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
@@ -281,10 +280,10 @@ class BatchRunner:
     def __init__(self, fixer: ModelFixer) -> None:
         self.fixer = fixer
         safe = _safe(fixer.label)
-        self.folder = fixer.run_dir / "batches"
+        self.folder = fixer.ctx.run_dir / "batches"
         self.state_path = self.folder / f"{safe}.json"
         self.results_path = self.folder / f"{safe}.results.jsonl"
-        self.index = fixer.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
+        self.index = fixer.ctx.cache_dir / "batches" / fixer.api.provider if fixer.cache.reuse else None
         self.results: dict[str, dict[str, Any]] = {}
         self.live: dict[str, tuple[str, str]] = {}  # custom id -> (batch id, progress) of unfinished batches
         self.synced = False
@@ -346,7 +345,7 @@ class BatchRunner:
     def _pending(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Request bodies of this fixer's pending first attempts that neither the results nor the cache answer."""
         out: dict[str, tuple[str, dict[str, Any]]] = {}
-        for task in self.fixer.pending(self.fixer.label):
+        for task in self.fixer.ctx.corpus.pending(self.fixer.label):
             if task.attempt:
                 continue
             key, body, _ = self.fixer.request(task)
