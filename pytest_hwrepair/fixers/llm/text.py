@@ -193,12 +193,10 @@ def code_blocks(raw: str) -> list[tuple[str, str, bool]]:
     return [(b.body, b.label + "\n" + _first_line(b.body), _is_diff(b)) for b in _fenced(raw) + _tagged(raw)]
 
 
-def _fenced(raw: str) -> list[_Block]:
-    out = []
-    for m in _FENCE.finditer(raw):
-        before = raw[:m.start()].rstrip("\n").rsplit("\n", 2)[-2:]
-        out.append(_Block(m.group("body").removesuffix("\n"), m.group("info") + "\n" + "\n".join(before)))
-    return out
+def _fenced(raw: str) -> list[_Block]:  # labelled with the info string and the two lines before
+    return [_Block(m.group("body").removesuffix("\n"),
+                   m.group("info") + "\n" + "\n".join(raw[:m.start()].rstrip("\n").rsplit("\n", 2)[-2:]))
+            for m in _FENCE.finditer(raw)]
 
 
 def _tagged(raw: str) -> list[_Block]:
@@ -219,13 +217,10 @@ def _choose(blocks: list[_Block], target: str, original: str, others: tuple[str,
     foreign = {id(b) for b in blocks for o in others if o != target and _names(b.label, o)}
     pool = [b for b in blocks if id(b) not in foreign] or blocks
     code = [b for b in pool if not _is_diff(b)]
-    if not code:
-        diffs = [b for b in pool if _is_diff(b)]
-        return Extraction(diff=diffs[-1].body + "\n", how="unified diff")
-    if len(code) == 1 or not original.strip():
-        best = max(code, key=lambda b: len(b.body))
-    else:
-        best = max(code, key=lambda b: (_similarity(b.body, original), len(b.body)))
+    if not code:  # only diffs
+        return Extraction(diff=pool[-1].body + "\n", how="unified diff")
+    weigh = len(code) > 1 and bool(original.strip())  # several blocks: the one most like the buggy file
+    best = max(code, key=lambda b: (_similarity(b.body, original) if weigh else 0.0, len(b.body)))
     return _complete(best.body, original, how if len(code) == 1 else f"{how} most like {target}")
 
 
@@ -254,8 +249,7 @@ def _bare(raw: str, original: str) -> str | None:
 def _names(label: str, name: str) -> bool:
     if not name:
         return False
-    base = PurePosixPath(name).name
-    pattern = r"(?<![\w.-])" + re.escape(name if "/" in name else base) + r"(?![\w-])"
+    pattern = r"(?<![\w.-])" + re.escape(name if "/" in name else PurePosixPath(name).name) + r"(?![\w-])"
     return re.search(pattern, label) is not None
 
 
