@@ -374,13 +374,8 @@ class Localisation:
 def log_lines(log: str, target: str) -> list[int]:
     """Line numbers of the target that a compiler or lint log points at, in order of appearance."""
     name = re.escape(target.rsplit("/", 1)[-1])
-    found: list[int] = []
-    for pattern in _LOG_LINE:
-        for m in re.finditer(pattern.format(name=name), log):
-            line = int(m.group(1))
-            if line not in found:
-                found.append(line)
-    return found
+    return list(dict.fromkeys(int(m.group(1)) for pattern in _LOG_LINE
+                              for m in re.finditer(pattern.format(name=name), log)))
 
 
 def from_log(log: str, target: str) -> Localisation | None:
@@ -464,7 +459,7 @@ def _header_lines(src: Source, line: int) -> list[int]:
 
 def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] | None) -> Localisation:
     """The best localisation the evidence allows; uniform when there is none."""
-    if verdict.category in (Category.COMPILE_FAIL, Category.LINT_FAIL):
+    if verdict.category in BUILD_FAILURES:
         found = from_log(verdict.log_tail + "\n" + verdict.summary, target)
         if found is not None:
             return found
@@ -529,8 +524,7 @@ class Ranker:
         i = self.by_offset.get(e.offset)
         if i is None:
             return 1.0
-        prev, nxt = self.src.tok(i - 1), self.src.tok(i + 1)
-        near = {t.text for t in (prev, nxt) if t is not None and t.kind is Kind.PUNCT}
+        near = {t.text for t in (self.src.tok(i - 1), self.src.tok(i + 1)) if t is not None and t.kind is Kind.PUNCT}
         if near & _SHIFTS:
             return SHIFT_AMOUNT
         if near & _COMPARISONS or self.src.in_header(i):
