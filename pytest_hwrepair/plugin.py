@@ -110,7 +110,7 @@ def _preflight(config: pytest.Config, run: Run) -> None:
     before any item (and any fixer call)."""
     if config.getoption("collectonly", False) or config.getoption("help", False):
         return
-    from .fixers.agent.command import preflight
+    from .fixers.agent import preflight
 
     evaluated = [Path(os.path.abspath(str(a).split("::")[0])) for a in config.args] or [config.rootpath]
     try:

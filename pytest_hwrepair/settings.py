@@ -93,7 +93,7 @@ class Settings:
                                        "(default: all; see pytest_hwrepair/mutate)", metavar="OPS")
     search_no_climb: bool = opt(False, "search fixer: try single edits only, never stack improving ones",
                                 header=False)
-    # Model fixers (claude, openai): fixers/llm.py.
+    # Model fixers (claude, openai): fixers/llm/.
     claude_model: str = opt("claude-sonnet-4-5", "model of `--fixer claude` when none is named", metavar="MODEL",
                             header=False)
     openai_model: str = opt("gpt-4.1", "model of `--fixer openai` when none is named", metavar="MODEL",

@@ -19,7 +19,7 @@ from machine_speed import speed_line
 
 from pytest_hwrepair.cases.case import Bug, Case, find_case_files
 from pytest_hwrepair.cases.load import load_case
-from pytest_hwrepair.fixers.search.run import Budget, SearchRun
+from pytest_hwrepair.fixers.search import Budget, SearchRun
 from pytest_hwrepair.oracles import OracleContext
 from pytest_hwrepair.run.probe import HarnessProbe
 from pytest_hwrepair.sandbox.local.sandbox import LocalSandbox

@@ -10,7 +10,7 @@ from pathlib import Path
 from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers import Candidate, RepairTask
-from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions
+from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions
 from pytest_hwrepair.oracles import OracleContext, make_oracle
 from pytest_hwrepair.oracles.base import populate
 from pytest_hwrepair.run.probe import HarnessProbe

@@ -1,4 +1,5 @@
-"""Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group.
+"""Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group, and the control fixers `reference`
+(must score 100 %), `noop` (must score 0 %) and `replay:RUN_DIR`.
 
 A built-in's module is imported when its factory runs: a run of the reference fixer does not import the model
 clients (httpx), the agent's sandbox or the search baseline, which every pytest process (a worker, a
@@ -12,7 +13,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
 
+from ..results.rundir import RunDir
+from ..sandbox.untrusted import read_optional
 from .base import (
     Attempt,
     Candidate,
@@ -26,17 +31,72 @@ from .base import (
     SuiteProbe,
     Usage,
 )
-from .control import NoopFixer, ReferenceFixer, ReplayFixer
+
+GoldenLookup = Callable[[RepairTask], dict[str, str]]  # the known-good visible files of a task's case
+
+
+class ReferenceFixer:
+    name = "reference"
+    deterministic = True
+    config: dict[str, Any] = {"fixer": "reference"}
+
+    def __init__(self, golden: GoldenLookup) -> None:
+        self.golden = golden
+
+    def repair(self, task: RepairTask) -> Candidate:
+        if task.issue is not None:  # a repository task: the fixed tree is the file set
+            return Candidate(files=self.golden(task))
+        return Candidate(files={task.target: self.golden(task)[task.target]})
+
+
+class NoopFixer:
+    name = "noop"
+    deterministic = True
+    config: dict[str, Any] = {"fixer": "noop"}
+
+    def repair(self, task: RepairTask) -> Candidate:
+        return Candidate(files={task.target: task.source})
+
+
+class ReplayFixer:
+    """Re-scores the candidates saved in an earlier run directory; makes no model calls."""
+
+    deterministic = False
+
+    def __init__(self, run_dir: str) -> None:
+        source, _, label = run_dir.partition("@")
+        self.root = Path(source)
+        run = RunDir(self.root)
+        if not run.samples.exists():
+            raise FixerError(f"replay:{self.root}: no samples.jsonl there (is it a run directory?)")
+        records = run.records()
+        fixers = sorted({r.fixer for r in records if not label or label in (r.fixer, r.fixer.split(":")[0], r.label)})
+        if len(fixers) != 1:
+            held = sorted({f"{r.label or r.fixer} ({r.fixer})" for r in records})
+            raise FixerError(f"replay:{run_dir}: {'no fixer matches ' + repr(label) if label else 'choose a fixer'}; "
+                             f"the run holds {', '.join(held) or 'no samples'}: give replay:RUN_DIR@LABEL")
+        self.source_fixer = fixers[0]
+        self.name = f"replay:{self.source_fixer}"
+        self.config = {"fixer": "replay", "run": str(self.root.resolve()), "source": self.source_fixer}
+        self.index = {(r.case, r.bug, r.sample, r.iteration or 0): r for r in records
+                      if r.fixer == self.source_fixer and r.artifact}
+
+    def repair(self, task: RepairTask) -> Candidate:
+        record = self.index.get((f"{task.domain}/{task.suite}/{task.case}", task.bug, task.sample, task.attempt))
+        if record is None:
+            raise FixerUnavailable(f"no saved candidate for {task.case}::{task.bug} sample {task.sample} "
+                                   f"attempt {task.attempt} in {self.root}")
+        art = self.root / "artifacts" / str(record.artifact)
+        raw = read_optional(art, "response.txt") or ""
+        repo = task.issue is not None  # a repository sample: its saved diff from the snapshot
+        saved = read_optional(art, "candidate.diff" if repo else f"candidate/{task.target}")
+        if saved is None:
+            return Candidate(raw=raw, parsed=False,
+                             parse_error=f"the saved sample has no candidate {'diff' if repo else 'file'}")
+        return Candidate(diff=saved, raw=raw) if repo else Candidate(files={task.target: saved}, raw=raw)
+
 
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
-
-
-def _reference(arg: str | None, ctx: FixerContext) -> Fixer:
-    return ReferenceFixer(ctx.corpus.golden)
-
-
-def _noop(arg: str | None, ctx: FixerContext) -> Fixer:
-    return NoopFixer()
 
 
 def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
@@ -48,12 +108,9 @@ def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
-    from .agent.command import CommandFixer
-    from .agent.sandbox import AgentOptions, agent_sandbox
+    from .agent import CommandFixer
 
-    options = AgentOptions.from_settings(ctx.settings, ctx.run_dir)
-    return CommandFixer(arg, ctx.settings.fixer_timeout, ctx.corpus.populate, options,
-                        lambda: agent_sandbox(ctx.settings))
+    return CommandFixer(arg, ctx)
 
 
 def _model(kind: str, arg: str | None, ctx: FixerContext) -> Fixer:
@@ -63,14 +120,14 @@ def _model(kind: str, arg: str | None, ctx: FixerContext) -> Fixer:
 
 
 def _search(arg: str | None, ctx: FixerContext) -> Fixer:
-    from .search.fixer import SearchFixer, parse_options
+    from .search import SearchFixer, parse_options
 
     return SearchFixer(parse_options(arg, ctx.settings), ctx.probe)
 
 
 BUILTIN: dict[str, FixerFactory] = {
-    "reference": _reference,
-    "noop": _noop,
+    "reference": lambda arg, ctx: ReferenceFixer(ctx.corpus.golden),
+    "noop": lambda arg, ctx: NoopFixer(),
     "replay": _replay,
     "cmd": _cmd,
     "claude": partial(_model, "claude"),
@@ -115,6 +172,6 @@ def make_fixers(specs: list[str], ctx: FixerContext) -> dict[str, Fixer]:
     return fixers
 
 
-__all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable",
-           "ProbeFactory", "RepairTask", "SuiteProbe", "Usage", "make_fixers", "registry",
-           "split_spec"]
+__all__ = ["Attempt", "Candidate", "Corpus", "Fixer", "FixerContext", "FixerError", "FixerUnavailable", "NoopFixer",
+           "ProbeFactory", "ReferenceFixer", "RepairTask", "ReplayFixer", "SuiteProbe", "Usage", "make_fixers",
+           "registry", "split_spec"]

@@ -52,11 +52,7 @@ class RepairTask:
             "files": dict(self.files), "target": self.target, "input": self.prompt_kind,
             "spec": self.spec, "error_log": self.error_log, "interface": self.interface,
             "attempt": self.attempt, "sample": self.sample, "seed": self.seed,
-            "feedback_level": self.feedback_level, "issue": self.issue,
-            "history": [
-                {"candidate": a.candidate, "category": a.category, "feedback": a.feedback}
-                for a in self.history
-            ],
+            "feedback_level": self.feedback_level, "issue": self.issue, "history": [asdict(a) for a in self.history],
         }
 
 
@@ -135,8 +131,7 @@ class FixerContext:
     cache_dir: Path
     corpus: Corpus
     label: str = ""  # the fixer's label in node ids (`--fixer LABEL=SPEC`, default the kind)
-    # The suite oracle of one task, for fixers that validate their own candidates (`search`).
-    probe: ProbeFactory | None = None
+    probe: ProbeFactory | None = None  # the suite oracle of one task, for fixers that judge their own candidates
 
 
 class FixerError(Exception):
@@ -155,10 +150,9 @@ class FixerUnavailable(Exception):
     """A fixer declines to run this item (cost limit reached, nothing to replay): a skip."""
 
 
-# What a search-based fixer may ask of the harness (built for one task; never the case, its golden files or the
-# strong oracle): the suite oracle on its own candidates, and coverage.
 class SuiteProbe(Protocol):
-    """The suite oracle of one task, as a search fixer sees it."""
+    """What a search fixer may ask of the harness, built for one task: the suite oracle on its own candidates, and
+    coverage (never the case, its golden files or the strong oracle)."""
 
     @property
     def jobs(self) -> int:

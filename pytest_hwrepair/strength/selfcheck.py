@@ -12,8 +12,8 @@ from typing import Any
 from ..cases.case import Bug, Case, find_case_files
 from ..cases.domains import domain_of
 from ..cases.load import load_case
+from ..fixers import NoopFixer, ReferenceFixer
 from ..fixers.base import Fixer, RepairTask
-from ..fixers.control import NoopFixer, ReferenceFixer
 from ..oracles import OracleContext, OracleOptions
 from ..repo.stats import snapshot_problem
 from ..results.rundir import RunDir

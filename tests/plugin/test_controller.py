@@ -63,7 +63,7 @@ def hwrepair_sandbox():
 KILLING_FIXER = """
 import os, signal
 import pytest
-from pytest_hwrepair.fixers.control import NoopFixer
+from pytest_hwrepair.fixers import NoopFixer
 
 class Killer:
     name = "killer"

@@ -188,7 +188,7 @@ class Broken:
 def hwrepair_fixer(hwrepair_case):
     if hwrepair_case.bug.id == "SHFT-01":
         return Broken()
-    from pytest_hwrepair.fixers.control import NoopFixer
+    from pytest_hwrepair.fixers import NoopFixer
     return NoopFixer()
 """
 
@@ -300,7 +300,7 @@ def test_replay_rescores_saved_candidates(demo_pytester: pytest.Pytester, agent_
 def test_fixture_override_from_a_conftest(demo_pytester: pytest.Pytester) -> None:
     demo_pytester.makeconftest("""
 import pytest
-from pytest_hwrepair.fixers.control import NoopFixer
+from pytest_hwrepair.fixers import NoopFixer
 
 @pytest.fixture
 def hwrepair_fixer():

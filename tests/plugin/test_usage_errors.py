@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_hwrepair.fixers.llm.anthropic import AnthropicApi
-from pytest_hwrepair.fixers.llm.api import Sampling
-from pytest_hwrepair.fixers.llm.openai import OpenAIApi
+from pytest_hwrepair.fixers.llm.api import AnthropicApi, OpenAIApi, Sampling
 from pytest_hwrepair.results.gates import parse_gate
 from pytest_hwrepair.results.rundir import new_run_dir
 

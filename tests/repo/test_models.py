@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.fixers.base import Attempt, FixerUnavailable, RepairTask
-from pytest_hwrepair.fixers.llm.extract import code_blocks
-from pytest_hwrepair.fixers.llm.prompts import Templates, output_budget
-from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions
+from pytest_hwrepair.fixers.llm.text import Templates, code_blocks, output_budget
+from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions
 from pytest_hwrepair.repo.llm import CONTEXT_CHARS, extract_repository
 
 from ..fake_llm_server import FakeLLM, reference_answer

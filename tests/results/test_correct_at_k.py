@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.controller import summarize
-from pytest_hwrepair.fixers.control import NoopFixer
+from pytest_hwrepair.fixers import NoopFixer
 from pytest_hwrepair.oracles import OracleContext
 from pytest_hwrepair.report.terminal import render
 from pytest_hwrepair.results.gates import check_gates, parse_gate

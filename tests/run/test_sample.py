@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_hwrepair.cases.load import load_case
-from pytest_hwrepair.fixers.control import NoopFixer
+from pytest_hwrepair.fixers import NoopFixer
 from pytest_hwrepair.results.rundir import sample_key, sample_keys
 from pytest_hwrepair.run.sample import ProtocolConfig, Sample
 from pytest_hwrepair.verdict import RepairProtocol

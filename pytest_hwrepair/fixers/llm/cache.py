@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...sandbox.slots import lock
+
 
 def request_key(provider: str, model: str, request: dict[str, Any], sample: int) -> str:
     """Hash of everything that decides an answer; the sample index keeps n samples apart."""
@@ -69,16 +71,12 @@ class ResponseCache:
         """Hold the request's lock for the block (yields False, without waiting, when another holds it)."""
         path = self.path(key).with_suffix(".lock")
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+        fd = lock(path, 0o600, wait=wait)
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-            except BlockingIOError:
-                yield False
-                return
-            yield True
+            yield fd is not None
         finally:
-            os.close(fd)  # closing drops the lock
+            if fd is not None:
+                os.close(fd)  # closing drops the lock
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         write_atomic(self.path(key), json.dumps({**entry, "run": self.run}, sort_keys=True))

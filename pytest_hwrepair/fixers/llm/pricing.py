@@ -1,22 +1,22 @@
-"""USD per million tokens by model, and the cost of one response."""
+"""USD per million tokens by model, the cost of one response, and the run's cost ledger."""
 
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..base import FixerError, Usage
+from ..base import FixerError, FixerUnavailable, Usage
+from .cache import locked
 
 BATCH_DISCOUNT = 0.5
 
 
 @dataclass(frozen=True, slots=True)
 class Price:
-    """USD per million tokens of each kind."""
-
     input: float
     output: float
     cache_read: float = 0.0
@@ -52,24 +52,16 @@ PRICES: dict[str, Price] = {
 }
 
 
-class PriceTable:
-    """The built-in prices with a user file over them."""
-
-    def __init__(self, overrides: dict[str, Price] | None = None) -> None:
-        self.prices = {**PRICES, **(overrides or {})}
-
-    @classmethod
-    def load(cls, path: str | None) -> PriceTable:
-        return cls(read_prices(Path(path)) if path else None)
-
-    def lookup(self, model: str) -> Price | None:
-        """Exact name first, then the longest family prefix (a dated or provider-prefixed name)."""
-        name = model.rsplit("/", 1)[-1]
-        for candidate in (model, name):
-            if candidate in self.prices:
-                return self.prices[candidate]
-        families = [k for k in self.prices if name.startswith(k + "-")]
-        return self.prices[max(families, key=len)] if families else None
+def find_price(model: str, path: str | None) -> Price | None:
+    """The built-in prices with a user file over them: the exact name first, then the longest family prefix (a
+    dated or provider-prefixed name)."""
+    prices = {**PRICES, **(read_prices(Path(path)) if path else {})}
+    name = model.rsplit("/", 1)[-1]
+    for candidate in (model, name):
+        if candidate in prices:
+            return prices[candidate]
+    families = [k for k in prices if name.startswith(k + "-")]
+    return prices[max(families, key=len)] if families else None
 
 
 def read_prices(path: Path) -> dict[str, Price]:
@@ -99,4 +91,41 @@ def read_prices(path: Path) -> dict[str, Price]:
     return out
 
 
-__all__ = ["BATCH_DISCOUNT", "PRICES", "Price", "PriceTable", "read_prices"]
+class CostLedger:
+    """Spent USD of a run, a running total shared by every worker in the run directory; once `limit` is reached
+    no new request may start."""
+
+    def __init__(self, run_dir: Path, limit: float | None) -> None:
+        self.path = run_dir / "cost.json"
+        self.limit = limit
+
+    def check(self) -> None:
+        """Raise FixerUnavailable when the limit is reached (a skip with that reason)."""
+        if self.limit is None:
+            return
+        with locked(self.path) as fd:
+            spent = _read(fd)
+        if spent >= self.limit:
+            raise FixerUnavailable(f"cost limit reached: ${spent:.4f} spent of ${self.limit:.4f} "
+                                   "(--hwrepair-cost-limit); no new model requests are made")
+
+    def add(self, usd: float) -> None:
+        with locked(self.path) as fd:
+            total = _read(fd) + usd
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.ftruncate(fd, 0)
+            os.write(fd, json.dumps({"cost_usd": round(total, 9)}).encode())
+
+
+def _read(fd: int) -> float:
+    os.lseek(fd, 0, os.SEEK_SET)
+    data = b""
+    while chunk := os.read(fd, 4096):
+        data += chunk
+    try:
+        return float(json.loads(data or b"{}").get("cost_usd", 0.0))
+    except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+        return 0.0
+
+
+__all__ = ["BATCH_DISCOUNT", "PRICES", "CostLedger", "Price", "find_price", "read_prices"]

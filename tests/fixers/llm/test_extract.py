@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_hwrepair.fixers.base import Attempt, FixerError, RepairTask
-from pytest_hwrepair.fixers.llm.extract import extract
-from pytest_hwrepair.fixers.llm.prompts import Templates, output_budget, render
+from pytest_hwrepair.fixers.llm.text import Templates, extract, output_budget, render
 
 ORIGINAL = "".join(f"int f{i}(int x) {{ return x + {i}; }}\n" for i in range(30))
 FIXED = ORIGINAL.replace("x + 7;", "x - 7;")

@@ -20,7 +20,7 @@ from ...fixers.llm.test_plugin import KEY, tiny_project
 
 OVERRIDE = """
 import pytest
-from pytest_hwrepair.fixers.control import ReferenceFixer
+from pytest_hwrepair.fixers import ReferenceFixer
 
 @pytest.fixture
 def hwrepair_fixer(hwrepair_case):

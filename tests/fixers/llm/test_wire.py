@@ -14,8 +14,8 @@ import pytest
 
 from pytest_hwrepair.fixers import make_fixers
 from pytest_hwrepair.fixers.base import FixerError, FixerUnavailable, RepairTask
+from pytest_hwrepair.fixers.llm.api import RetryWarning
 from pytest_hwrepair.fixers.llm.fixer import ModelFixer, make_model_fixer
-from pytest_hwrepair.fixers.llm.http import RetryWarning
 from pytest_hwrepair.settings import Settings
 from tests.fakes import fixer_context
 

@@ -10,7 +10,7 @@ import pytest
 
 from pytest_hwrepair.cases.load import load_case
 from pytest_hwrepair.fixers import FixerError, FixerUnavailable, RepairTask
-from pytest_hwrepair.fixers.search.fixer import SearchFixer, SearchOptions, parse_options
+from pytest_hwrepair.fixers.search import SearchFixer, SearchOptions, parse_options
 from pytest_hwrepair.results.rundir import patch_sha
 from pytest_hwrepair.settings import Settings
 from pytest_hwrepair.strength.mutate import Op

@@ -11,8 +11,8 @@ import pytest
 
 from pytest_hwrepair.cases.case import Case
 from pytest_hwrepair.cases.load import load_case
+from pytest_hwrepair.fixers import NoopFixer, ReferenceFixer
 from pytest_hwrepair.fixers.base import Fixer
-from pytest_hwrepair.fixers.control import NoopFixer, ReferenceFixer
 from pytest_hwrepair.oracles import ORACLES, OracleContext
 from pytest_hwrepair.oracles.hls.oracle import parse_spec
 from pytest_hwrepair.results.rundir import RunDir, SampleRecord
