@@ -20,9 +20,8 @@ from ..results.rundir import RunDir, SampleRecord, now
 from ..sandbox import scratch
 from ..sandbox.base import Sandbox
 from ..verdict import Category, Outcome, RepairProtocol, Verdict
-from .feedback import feedback_message, plain, signature
 from .sample import ProtocolConfig, Sample
-from .trajectory import Progress
+from .trajectory import Progress, feedback_message, plain, signature
 
 NOT_JUDGED_STRONG = (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL)
 
@@ -143,7 +142,7 @@ class _Trajectory:
             if last:
                 break
             feedback = (self.tree.feedback(judged.verdict) if self.tree is not None
-                        else feedback_message(judged.verdict, config.feedback, judged.text))
+                        else feedback_message(judged.verdict, config.feedback))
             progress.history.append(Attempt(judged.text or judged.candidate.raw, judged.verdict.category.value,
                                             feedback))
         if judged.verdict.outcome is not Outcome.SKIPPED:
