@@ -38,19 +38,23 @@ from .checks import (
     DEFAULT_PERF_GATE,
     DEFAULT_TIMING_RUNS,
     NO_DEVICE,
+    RESULT_CAP,
+    RESULT_FILE,
     GpuInfo,
     Measurement,
+    ResultReader,
+    TestResult,
     TimingStats,
     anti_cheat_violation,
     device_present,
     measure,
     missing_requirements,
+    parse_result,
     probe_gpu,
+    same_expectations,
     speedup_metrics,
 )
 from .classify import Classification, CudaCategory, Stage, StepLog, classify
-from .reader import ResultReader
-from .result import RESULT_CAP, RESULT_FILE, TestResult, parse_result, same_expectations
 from .screen import (
     candidate_part,
     directive_violation,
