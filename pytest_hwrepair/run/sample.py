@@ -60,9 +60,8 @@ class Sample:
         """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once;
         with `parent` (a case file's node id), each with the node id of its item (`parent::name`)."""
         keys = sample_keys(**_key_parts(case, bug, fixer, protocol, config), samples=range(count))
-        if not parent:
-            return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
-        return [cls(case, bug, label, index, protocol, key, f"{parent}::{item_name(bug.id, label, protocol, index)}")
+        return [cls(case, bug, label, index, protocol, key,
+                    f"{parent}::{item_name(bug.id, label, protocol, index)}" if parent else "")
                 for index, key in enumerate(keys)]
 
     @property

@@ -69,14 +69,13 @@ def clean(source: str) -> str:
             parts.append(source[pos:])
             break
         parts.append(source[pos:m.start()])
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind == "raw" or m.group("raw") is not None:
+        if m.group("raw") is not None:
             end = source.find(f"){m.group('delim')}\"", m.end())
             stop = len(source) if end < 0 else end + len(m.group("delim")) + 2
             parts.append('""' + "\n" * source.count("\n", m.start(), stop))
             pos = stop
             continue
-        text = m.group(0)
+        text, kind = m.group(0), m.lastgroup
         if kind == "open_comment":  # an unterminated /* runs to the end of the file
             parts.append("\n" * source.count("\n", m.start()))
             break
@@ -232,21 +231,14 @@ def preprocess_commands(build: str, target: str) -> list[tuple[str, str]]:
             sources.append(word)
         else:
             flags.append(word)
-    arch = _arch(flags)
+    device = f" -D__CUDA_ARCH__={_arch(flags)} -DCUDA_DOUBLE_MATH_FUNCTIONS"
+    passes = [("host pass", ""), *([("device pass", device)] if os.path.basename(compiler).startswith("nvcc") else [])]
+    base = " ".join(shlex.quote(w) for w in [compiler, *flags, "-E"])
     commands = []
     for source in sources or [target]:
-        base = " ".join(shlex.quote(w) for w in [compiler, *flags, "-E"])
-        if any(c in source for c in "*?["):  # the case's own glob (`test/*.cu`): one pass per file it names
-            base = f'for f in {source}; do {base} "$f"'
-            commands.append(("host pass", base + " || exit 1; done"))
-            if os.path.basename(compiler).startswith("nvcc"):
-                device = f"{base} -D__CUDA_ARCH__={arch} -DCUDA_DOUBLE_MATH_FUNCTIONS || exit 1; done"
-                commands.append(("device pass", device))
-            continue
-        base = f"{base} {shlex.quote(source)}"
-        commands.append(("host pass", base))
-        if os.path.basename(compiler).startswith("nvcc"):
-            commands.append(("device pass", f"{base} -D__CUDA_ARCH__={arch} -DCUDA_DOUBLE_MATH_FUNCTIONS"))
+        each = any(c in source for c in "*?[")  # the case's own glob (`test/*.cu`): one pass per file it names
+        commands += [(stage, f'for f in {source}; do {base} "$f"{extra} || exit 1; done' if each
+                      else f"{base} {shlex.quote(source)}{extra}") for stage, extra in passes]
     return commands
 
 
