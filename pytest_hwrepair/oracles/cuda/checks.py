@@ -39,9 +39,7 @@ RESULT_HEADER = "hwrepair-result 1"
 
 def anti_cheat_violation(source: str, blocked: list[str], required: list[str]) -> str | None:
     """Why the candidate's own text breaks the task's rules, or None; comments and literals do not count.
-
-    The first of two screens: `cuda_screen` checks the preprocessed code as well.
-    """
+    The first of two screens: `screen_preprocessed` checks the preprocessed code as well."""
     source = splice(source)
     code = clean(source)
     for pattern in blocked:

@@ -174,7 +174,7 @@ class CudaOracle:
                 return _cheat(f"anti-cheat ({stage}): the preprocessed code is over {PREPROCESSED_CAP} bytes")
             part = candidate_part(ex.stdout, self.case.target)
             # Forbidden patterns on every pass; required ones on the candidate's own lines of all passes.
-            reason = screen_preprocessed(part, rules.blocked, [], files, stage)
+            reason = screen_preprocessed(part, rules.blocked, files, stage)
             if reason is not None:
                 return _cheat(reason)
             parts.append(part)

@@ -168,8 +168,7 @@ def _matching(text: str, open_at: int) -> int:
     return -1
 
 
-def screen_preprocessed(part: Preprocessed, blocked: list[str], required: list[str], workspace_files: list[str],
-                        stage: str) -> str | None:
+def screen_preprocessed(part: Preprocessed, blocked: list[str], workspace_files: list[str], stage: str) -> str | None:
     """Why the candidate's preprocessed code breaks the task's or the harness's rules, or None."""
     code = normalise(clean(part.text))
     for name in part.includes:
@@ -187,16 +186,16 @@ def screen_preprocessed(part: Preprocessed, blocked: list[str], required: list[s
     m = EXTERN_C.search(code) or HARNESS_BLOCKED.search(code)
     if m is not None:
         return f"anti-cheat ({stage}): {_context(code, m)} is not allowed in a candidate"
-    return required_violation([part], required, stage)
+    return None
 
 
-def required_violation(parts: list[Preprocessed], required: list[str], stage: str = "every pass") -> str | None:
+def required_violation(parts: list[Preprocessed], required: list[str]) -> str | None:
     """A required pattern that none of these passes' candidate lines holds (judged on their union: a build of
     several translation units compiles the candidate in one of them, the harness's in the others)."""
     code = "\n".join(normalise(clean(part.text)) for part in parts)
     for pattern in required:
         if re.search(pattern, code, re.MULTILINE) is None:
-            return f"anti-cheat ({stage}): required pattern {pattern!r} does not occur in the code"
+            return f"anti-cheat (every pass): required pattern {pattern!r} does not occur in the code"
     return None
 
 
