@@ -20,8 +20,7 @@ from ..results.rundir import RunDir, SampleRecord, now
 from ..sandbox import scratch
 from ..sandbox.base import Sandbox
 from ..verdict import Category, Outcome, RepairProtocol, Verdict
-from .sample import ProtocolConfig, Sample
-from .trajectory import Progress, feedback_message, plain, signature
+from .sample import Progress, ProtocolConfig, Sample, feedback_message, plain, signature
 
 NOT_JUDGED_STRONG = (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL)
 
