@@ -190,10 +190,10 @@ class Progress:
     signatures: list[str] = field(default_factory=list)
     history: list[Attempt] = field(default_factory=list)
 
-    def observe(self, verdict: Verdict, text: str | None, signature: str) -> str | None:
+    def observe(self, verdict: Verdict, text: str | None) -> str | None:
         self.hashes.append(patch_sha(text) if text is not None else None)
         self.categories.append(verdict.category.value)
-        self.signatures.append(signature)
+        self.signatures.append(signature(verdict))
         return self.hashes[-1]
 
     def stop(self, attempt: int, verdict: Verdict) -> tuple[bool, str | None]:

@@ -30,8 +30,6 @@ from .screen import clean, splice
 
 NO_DEVICE = "no CUDA device: runtime stage skipped (build passed)"
 SUSPECT_SPEEDUP = 10.0
-DEFAULT_PERF_GATE = 0.7
-DEFAULT_TIMING_RUNS = 5
 RESULT_FILE = "hwrepair_result.txt"
 RESULT_CAP = 16 << 20
 RESULT_HEADER = "hwrepair-result 1"

@@ -35,8 +35,6 @@ from ..base import (
     typed_spec,
 )
 from .checks import (
-    DEFAULT_PERF_GATE,
-    DEFAULT_TIMING_RUNS,
     NO_DEVICE,
     RESULT_CAP,
     RESULT_FILE,
@@ -55,15 +53,11 @@ from .checks import (
     speedup_metrics,
 )
 from .classify import Classification, CudaCategory, Stage, StepLog, classify
-from .screen import (
-    candidate_part,
-    directive_violation,
-    preprocess_commands,
-    required_violation,
-    screen_preprocessed,
-)
+from .screen import candidate_part, directive_violation, preprocess_commands, required_violation, screen_preprocessed
 
 SOURCE_CAP = 1 << 20
+DEFAULT_PERF_GATE = 0.7
+DEFAULT_TIMING_RUNS = 5
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".cuh")
 PREPROCESSED_CAP = 64 << 20
 
@@ -230,9 +224,8 @@ class CudaOracle:
     def reference_failure(self, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
         """The reference's own build (and, for RUN, one test run) here: its failure, or None (cached)."""
         passed = self.reference_passed(stage)
-        key = passed.stem
-        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, key)
-        with locked(self.ctx.cache_dir / "cuda" / f"{key}.lock"):
+        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, passed.stem)
+        with locked(passed.with_suffix(".lock")):
             if passed.exists():
                 return None
             if memo not in _REFERENCE_FAILURES:
