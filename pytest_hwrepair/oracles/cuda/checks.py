@@ -61,8 +61,7 @@ def _library_found(name: str) -> bool:
     stem = name.removeprefix("lib")
     if ctypes.util.find_library(stem):
         return True
-    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
-    for root in filter(None, roots):
+    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
         for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
             if any(Path(root, sub).glob(f"lib{stem}.so*")):
                 return True

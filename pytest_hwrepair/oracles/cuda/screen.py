@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Names candidate code has no business with, whatever the task allows: ways out of the process
 # (exit, exec, signals, raw system calls), ways to print or write a file the verdict might read,
@@ -108,15 +108,15 @@ def directive_violation(source: str) -> str | None:
 class Preprocessed:
     """What came from the candidate's file in a preprocessor's output, and what it included."""
 
-    text: str = ""
-    includes: list[str] = field(default_factory=list)
+    text: str
+    includes: list[str]
 
 
 def candidate_part(output: str, target: str) -> Preprocessed:
     """The candidate's lines of `output` (by its line markers) and the files it included directly."""
-    found = Preprocessed()
     stack: list[str] = []
     lines: list[str] = []
+    includes: list[str] = []
     for line in output.splitlines():
         m = _MARKER.match(line)
         if m is None:
@@ -126,7 +126,7 @@ def candidate_part(output: str, target: str) -> Preprocessed:
         name, flags = m.group(2), m.group(3).split()
         if "1" in flags:
             if stack and _is(stack[-1], target):
-                found.includes.append(name)
+                includes.append(name)
             stack.append(name)
         elif "2" in flags:
             while stack and stack[-1] != name:
@@ -137,8 +137,7 @@ def candidate_part(output: str, target: str) -> Preprocessed:
             stack[-1] = name
         else:
             stack.append(name)
-    found.text = "\n".join(lines)
-    return found
+    return Preprocessed("\n".join(lines), includes)
 
 
 def _is(name: str, target: str) -> bool:
