@@ -16,7 +16,7 @@ from .results.gates import Gate, check_gates, regressions
 from .results.metrics import category_changes, mean, mean_of
 from .results.rundir import RunDir, SampleRecord
 from .results.tally import COUNTED, PERF_SWEEP, TIER_CELLS, BugStats, Columns, Tally, pick
-from .run.trajectory import STOP_SIGNALS
+from .run.sample import STOP_SIGNALS
 from .verdict import Outcome, RepairProtocol
 
 EXIT_GATE_FAILED = 6

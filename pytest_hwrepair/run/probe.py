@@ -71,8 +71,7 @@ class HarnessProbe:
 
     def __init__(self, case: Case, bug: Bug, sandbox: Sandbox, ctx: OracleContext, jobs: int, *,
                  reuse_objects: bool = True) -> None:
-        self._counting = CountingSandbox(sandbox)
-        self._case, self._sandbox, self._ctx = case, self._counting, ctx
+        self._case, self._sandbox, self._ctx = case, CountingSandbox(sandbox), ctx
         self._buggy = case.buggy_files(bug)
         self._target = case.target_of(bug)  # the file the bug lives in, which the search edits
         self._oracle = make_oracle(case, ctx)
@@ -100,7 +99,7 @@ class HarnessProbe:
 
     @property
     def cpu_seconds(self) -> float:
-        return self._counting.seconds
+        return self._sandbox.seconds
 
     def check(self, files: dict[str, str]) -> Verdict:
         text = self._candidate(files)
@@ -217,15 +216,10 @@ def c_build(case: Case) -> CBuild | None:
     args = tuple(argv[1:])
     sources = tuple(a for a in args if a.endswith(".c"))
     flags, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a == "-o":
-            skip = True
-            continue
-        if a.startswith("-") and not a.startswith(("-l", "-L", "-c")):
+    for a in args:  # skip: `a` is the output file that the `-o` before it names
+        if not skip and a != "-o" and a.startswith("-") and not a.startswith(("-l", "-L", "-c")):
             flags.append(a)
+        skip = not skip and a == "-o"
     return CBuild(argv[0], args, sources, tuple(flags)) if case.target in sources else None
 
 

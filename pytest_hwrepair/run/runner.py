@@ -20,9 +20,7 @@ from ..results.rundir import RunDir, SampleRecord, now
 from ..sandbox import scratch
 from ..sandbox.base import Sandbox
 from ..verdict import Category, Outcome, RepairProtocol, Verdict
-from .feedback import feedback_message, plain, signature
-from .sample import ProtocolConfig, Sample
-from .trajectory import Progress
+from .sample import Progress, ProtocolConfig, Sample, feedback_message, plain
 
 NOT_JUDGED_STRONG = (Category.PARSE_FAIL, Category.COMPILE_FAIL, Category.LINT_FAIL)
 
@@ -136,14 +134,14 @@ class _Trajectory:
             task = self.sample.task(config, attempt, history, self.buggy)
             folder = self.artifact / f"iter-{attempt}" if staged else self.artifact
             judged = self._attempt(task, folder)
-            sha = progress.observe(judged.verdict, judged.text, signature(judged.verdict))
+            sha = progress.observe(judged.verdict, judged.text)
             last, stop = progress.stop(attempt, judged.verdict)
             records.append(self._record(attempt if staged else None, judged, sha, final=last, stop=stop,
                                         folder=folder))
             if last:
                 break
             feedback = (self.tree.feedback(judged.verdict) if self.tree is not None
-                        else feedback_message(judged.verdict, config.feedback, judged.text))
+                        else feedback_message(judged.verdict, config.feedback))
             progress.history.append(Attempt(judged.text or judged.candidate.raw, judged.verdict.category.value,
                                             feedback))
         if judged.verdict.outcome is not Outcome.SKIPPED:

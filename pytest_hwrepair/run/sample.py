@@ -1,15 +1,22 @@
-"""One sample of one bug for one fixer: made once at collection, read by running, batching and resuming."""
+"""One sample of one bug for one fixer, and the protocol its attempts follow (DESIGN §6).
+
+A sample is made once at collection and read by running, batching and resuming. It makes one attempt
+under `repeated`, up to K under `iterative`, which stops early on stagnation; each later attempt is
+shown harness-written feedback on the one before (levels L0-L4).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cases.case import Bug, Case
 from ..cases.domains import domain_of
 from ..fixers.base import Attempt, Fixer, RepairTask
-from ..results.rundir import sample_key, sample_keys
-from ..verdict import RepairProtocol
+from ..results.rundir import patch_sha, sample_key, sample_keys
+from ..verdict import Category, Outcome, RepairProtocol, Verdict
 
 
 @dataclass(frozen=True)
@@ -60,9 +67,8 @@ class Sample:
         """Samples 0..count-1 of one bug and fixer, as `make` gives each, the shared part of their keys made once;
         with `parent` (a case file's node id), each with the node id of its item (`parent::name`)."""
         keys = sample_keys(**_key_parts(case, bug, fixer, protocol, config), samples=range(count))
-        if not parent:
-            return [cls(case, bug, label, index, protocol, key) for index, key in enumerate(keys)]
-        return [cls(case, bug, label, index, protocol, key, f"{parent}::{item_name(bug.id, label, protocol, index)}")
+        return [cls(case, bug, label, index, protocol, key,
+                    f"{parent}::{item_name(bug.id, label, protocol, index)}" if parent else "")
                 for index, key in enumerate(keys)]
 
     @property
@@ -116,5 +122,92 @@ def _key_parts(case: Case, bug: Bug, fixer: Fixer, protocol: RepairProtocol, con
 # The name the `hwrepair_case` fixture's value has had.
 SampleSpec = Sample
 
-__all__ = ["ProtocolConfig", "Sample", "SampleSpec", "item_name"]
+
+FEEDBACK_CAP = 2000  # characters of details; feedback carries what candidate code printed: it stays capped
+
+
+def feedback_message(verdict: Verdict, level: str) -> str:
+    """L0 none; L1 "did not pass"; L2 + build errors; L3 + the category's test feedback; L4 + metrics."""
+    if level == "L0":
+        return ""
+    parts = ["The previous candidate did not pass."]
+    if level >= "L2" and verdict.category in (Category.COMPILE_FAIL, Category.LINT_FAIL):
+        parts.append(f"Build errors ({verdict.summary}):\n{_error_lines(verdict.log_tail)}")
+    if level >= "L3" and verdict.category not in (Category.COMPILE_FAIL, Category.LINT_FAIL):
+        parts.append(f"Test feedback [{verdict.category.value}]: {verdict.summary}")
+        tail = "\n".join(verdict.log_tail.splitlines()[-12:])
+        if tail:
+            parts.append(tail)
+    if level >= "L4":
+        extra = {k: v for k, v in verdict.metrics.items() if k != "strong"}
+        if extra:
+            parts.append("Details: " + json.dumps(plain(extra), sort_keys=True)[:FEEDBACK_CAP])
+    return "\n\n".join(parts)
+
+
+def signature(verdict: Verdict) -> str:
+    """Category and error text with numbers blanked: the same failure again means no progress."""
+    first = next((line for line in verdict.log_tail.splitlines() if line.strip()), "")
+    return verdict.category.value + "|" + re.sub(r"\d+(\.\d+)?", "N", verdict.summary + "|" + first)
+
+
+def _error_lines(log: str, limit: int = 25) -> str:
+    lines = [line for line in log.splitlines() if re.search(r"error|Error|ERROR|%Error|warning", line)]
+    return "\n".join((lines or log.splitlines())[:limit])
+
+
+def plain(value: Any) -> Any:
+    """Only plain JSON data crosses the xdist wire."""
+    return json.loads(json.dumps(value, default=str))
+
+
+STOP_SIGNALS = ("duplicate_code", "code_cycle", "category_oscillation", "no_progress")
+
+
+def stagnation(hashes: list[str | None], categories: list[str], signatures: list[str]) -> str | None:
+    """The first stagnation signal that holds after the latest attempt (DESIGN §6), else None."""
+    current = hashes[-1]
+    if len(hashes) >= 2 and current is not None and current == hashes[-2]:
+        return "duplicate_code"
+    if current is not None and current in hashes[:-2]:
+        return "code_cycle"
+    if len(signatures) >= 3 and len(set(signatures[-3:])) == 1:
+        return "no_progress"
+    last5 = categories[-5:]
+    if sum(1 for a, b in zip(last5, last5[1:]) if a != b) >= 3:
+        return "category_oscillation"
+    return None
+
+
+@dataclass
+class Progress:
+    """What a trajectory has seen so far: decides whether and why it stops."""
+
+    iterative: bool
+    limit: int
+    hashes: list[str | None] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+    signatures: list[str] = field(default_factory=list)
+    history: list[Attempt] = field(default_factory=list)
+
+    def observe(self, verdict: Verdict, text: str | None) -> str | None:
+        self.hashes.append(patch_sha(text) if text is not None else None)
+        self.categories.append(verdict.category.value)
+        self.signatures.append(signature(verdict))
+        return self.hashes[-1]
+
+    def stop(self, attempt: int, verdict: Verdict) -> tuple[bool, str | None]:
+        """(is this the last attempt, the stop reason recorded with it)."""
+        last = attempt == self.limit - 1 or verdict.outcome is not Outcome.FAILED
+        if not self.iterative:
+            return last, None
+        reason = None if last else stagnation(self.hashes, self.categories, self.signatures)
+        if reason is None and last:
+            reason = "passed" if verdict.passed else ("budget" if verdict.outcome is Outcome.FAILED
+                                                      else verdict.outcome.value)
+        return last or reason is not None, reason
+
+
+__all__ = ["STOP_SIGNALS", "Progress", "ProtocolConfig", "Sample", "SampleSpec", "feedback_message", "item_name",
+           "plain", "signature", "stagnation"]
 

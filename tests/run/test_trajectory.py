@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_hwrepair.run.trajectory import stagnation
+from pytest_hwrepair.run.sample import stagnation
 
 from ..conftest import SUM_C, write_case
 

@@ -1,12 +1,20 @@
-"""The cuda oracle's steps that need no sandbox: anti-cheat, device probe, timed runs.
+"""The cuda oracle's steps that need no sandbox: anti-cheat, device probe, timed runs and their result file.
 
-Stdlib only (plus the taxonomy), so the GPU validation script runs the same code as the oracle.
+A run's verdict is the harness's reading of hwrepair_result.txt, not the lines the test printed. The
+harness-owned test (oracles/cuda/hwrepair_check.cuh) writes every checked output with its mismatch count,
+tolerance and an evenly spaced sample of got and expected values, then the kernel time. The oracle
+re-checks the sample itself and compares the expected values with the reference run's, so a candidate
+that prints "PASSED", exits 0 early or disturbs the expected values fails.
+
+Stdlib only (plus the taxonomy and the untrusted-file reader), so the GPU validation script runs the
+same code as the oracle.
 """
 
 from __future__ import annotations
 
 import ctypes.util
 import functools
+import math
 import os
 import re
 import shutil
@@ -16,19 +24,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...sandbox.untrusted import UntrustedFileError, read_untrusted
 from .classify import Classification, CudaCategory, Stage, StepLog, classify
 from .screen import clean, splice
 
 NO_DEVICE = "no CUDA device: runtime stage skipped (build passed)"
 SUSPECT_SPEEDUP = 10.0
-DEFAULT_PERF_GATE = 0.7
-DEFAULT_TIMING_RUNS = 5
+RESULT_FILE = "hwrepair_result.txt"
+RESULT_CAP = 16 << 20
+RESULT_HEADER = "hwrepair-result 1"
+
 
 def anti_cheat_violation(source: str, blocked: list[str], required: list[str]) -> str | None:
     """Why the candidate's own text breaks the task's rules, or None; comments and literals do not count.
-
-    The first of two screens: `cuda_screen` checks the preprocessed code as well.
-    """
+    The first of two screens: `screen_preprocessed` checks the preprocessed code as well."""
     source = splice(source)
     code = clean(source)
     for pattern in blocked:
@@ -52,8 +61,7 @@ def _library_found(name: str) -> bool:
     stem = name.removeprefix("lib")
     if ctypes.util.find_library(stem):
         return True
-    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
-    for root in filter(None, roots):
+    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
         for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
             if any(Path(root, sub).glob(f"lib{stem}.so*")):
                 return True
@@ -191,15 +199,8 @@ def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, t
     With `read`, a run passes only when the harness's own reading of its results does, and the time
     is the harness's reading too, never a line the test printed.
     """
-    log = run_once()
-    verdict = classify(log, target)
-    reading = read() if read is not None and verdict.category is CudaCategory.PASSED else Reading()
-    if reading.failure is not None:
-        return Measurement(reading.failure, log)
-    if verdict.category is not CudaCategory.PASSED or timing is None or runs <= 0:
-        return Measurement(verdict, log)
     times: list[float] = []
-    for index in range(1, runs + 1):
+    for index in range(1 + (runs if timing is not None and runs > 0 else 0)):
         log = run_once()
         verdict = classify(log, target)
         if verdict.category is not CudaCategory.PASSED:
@@ -207,14 +208,15 @@ def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, t
         reading = read() if read is not None else Reading()
         if reading.failure is not None:
             return Measurement(reading.failure, log, failed_run=index)
-        value = reading.ms if read is not None else parse_timing(timing, log.text)
-        if value is None or value <= 0:
-            missing = Classification(Stage.RUN, CudaCategory.INTEGRATION, "no_timing",
-                                     "the test recorded no positive kernel time" if read is not None else
-                                     f"the test printed no positive time matching {timing!r}")
-            return Measurement(missing, log, failed_run=index)
-        times.append(value)
-    return Measurement(verdict, log, TimingStats(tuple(times)))
+        if index and timing is not None:
+            value = reading.ms if read is not None else parse_timing(timing, log.text)
+            if value is None or value <= 0:
+                missing = Classification(Stage.RUN, CudaCategory.INTEGRATION, "no_timing",
+                                         "the test recorded no positive kernel time" if read is not None else
+                                         f"the test printed no positive time matching {timing!r}")
+                return Measurement(missing, log, failed_run=index)
+            times.append(value)
+    return Measurement(verdict, log, TimingStats(tuple(times)) if times else None)
 
 
 def speedup_metrics(reference: TimingStats, candidate: TimingStats, gate: float) -> dict[str, object]:
@@ -231,3 +233,137 @@ def speedup_metrics(reference: TimingStats, candidate: TimingStats, gate: float)
         "reference_cv": round(reference.cv, 4),
         "reference_runs_ms": list(reference.runs),
     }
+
+
+class ResultError(ValueError):
+    """The result file is missing, malformed or incomplete."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One checked output: its size, the test's own mismatch count, tolerance and sampled values."""
+
+    name: str
+    count: int
+    bad: int
+    atol: float
+    rtol: float
+    samples: tuple[tuple[int, float, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TestResult:
+    """Everything the test recorded in one run."""
+
+    checks: tuple[Check, ...]
+    ms: float
+    mismatches: int
+
+
+def parse_result(text: str) -> TestResult:
+    """The result file's content; raises ResultError when it is not what the harness code writes."""
+    lines = text.splitlines()
+    if not lines or lines[0] != RESULT_HEADER:
+        raise ResultError("it does not start with the harness's header")
+    checks: list[Check] = []
+    index, ms, end = 1, None, None
+    try:
+        while index < len(lines):
+            words = lines[index].split(" ", 6)
+            if words[0] == "check" and len(words) == 7:
+                count, bad, atol, rtol, k = int(words[1]), int(words[2]), _num(words[3]), _num(words[4]), int(words[5])
+                samples = tuple(_sample(line) for line in lines[index + 1:index + 1 + k])
+                if len(samples) != k:
+                    raise ResultError(f"check {words[6]!r} announces {k} samples and has {len(samples)}")
+                checks.append(Check(words[6], count, bad, atol, rtol, samples))
+                index += 1 + k
+            elif words[0] == "time" and len(words) == 2 and ms is None:
+                ms, index = _num(words[1]), index + 1
+            elif words[0] == "end" and len(words) == 2 and index == len(lines) - 1:
+                end, index = int(words[1]), index + 1
+            else:
+                raise ResultError(f"line {index + 1} is not part of the format: {lines[index][:80]!r}")
+    except (ValueError, IndexError) as exc:
+        if isinstance(exc, ResultError):
+            raise
+        raise ResultError(f"line {index + 1} is malformed") from None
+    if end is None or ms is None:
+        raise ResultError("it is incomplete: the test did not reach its end")
+    return TestResult(tuple(checks), ms, end)
+
+
+def _num(word: str) -> float:
+    return float.fromhex(word) if "0x" in word.lower() else float(word)
+
+
+def _sample(line: str) -> tuple[int, float, float]:
+    kind, at, got, want = line.split(" ")
+    if kind == "f":
+        return int(at), _num(got), _num(want)
+    if kind == "i":
+        return int(at), float(int(got)), float(int(want))
+    raise ResultError(f"{line[:80]!r} is not a sample line")
+
+
+def judge_result(result: TestResult) -> str | None:
+    """Why the recorded outputs are wrong, or None; the sample is re-checked here, not trusted."""
+    if not result.checks:
+        return "the test recorded no checked output"
+    total = sum(c.bad for c in result.checks)
+    if total or result.mismatches:
+        return f"{max(total, result.mismatches)} values outside tolerance (recorded by the test)"
+    for check in result.checks:
+        if check.count and not check.samples:
+            return f"{check.name}: no sampled values"
+        for at, got, want in check.samples:
+            if not (math.isfinite(got) and abs(got - want) <= check.atol + check.rtol * abs(want)):
+                return f"{check.name}[{at}]: got {got:.7g}, expected {want:.7g} (re-checked by the harness)"
+    if not (result.ms > 0 and math.isfinite(result.ms)):
+        return f"the recorded kernel time {result.ms!r} is not a positive number of milliseconds"
+    return None
+
+
+def same_expectations(candidate: TestResult, reference: TestResult) -> str | None:
+    """The expected values are the CPU reference's, the same in every run: a difference is tampering."""
+    theirs = [(c.name, c.count, [(a, w) for a, _, w in c.samples]) for c in candidate.checks]
+    ours = [(c.name, c.count, [(a, w) for a, _, w in c.samples]) for c in reference.checks]
+    if theirs != ours:
+        return "the test's expected values differ from the reference run's"
+    return None
+
+
+class ResultReader:
+    """One workspace's result file: cleared before each run, read and re-checked after it."""
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+        self.last: TestResult | None = None
+
+    def clear(self) -> None:
+        """A run must write its own result: one left by an earlier run never counts."""
+        (self.workspace / RESULT_FILE).unlink(missing_ok=True)
+
+    def read(self) -> Reading:
+        try:
+            got = read_untrusted(self.workspace, RESULT_FILE, RESULT_CAP)
+        except FileNotFoundError:
+            return _unverified("no_result", f"the test exited 0 without writing {RESULT_FILE}: what it printed "
+                                "is not a verdict")
+        except (OSError, UntrustedFileError) as exc:
+            return _unverified("bad_result", f"{RESULT_FILE}: {exc}")
+        if got.truncated:
+            return _unverified("bad_result", f"{RESULT_FILE} is over {RESULT_CAP} bytes")
+        try:
+            result = parse_result(got.text)
+        except ResultError as exc:
+            return _unverified("bad_result", f"{RESULT_FILE}: {exc}")
+        reason = judge_result(result)
+        if reason is not None:
+            return Reading(Classification(Stage.RUN, CudaCategory.FUNCTIONAL_CORRECTNESS, "result_check", reason))
+        self.last = result
+        return Reading(None, result.ms)
+
+
+def _unverified(rule: str, evidence: str) -> Reading:
+    """No verified result from a run that exited 0: a wrong answer, whatever the test printed."""
+    return Reading(Classification(Stage.RUN, CudaCategory.FUNCTIONAL_CORRECTNESS, rule, evidence))

@@ -232,30 +232,22 @@ def classify(log: StepLog, target: str | None = None) -> Classification:
     """The category of one build or run step; `target` is the candidate's file name."""
     if log.timed_out:
         return Classification(log.stage, C.TIMEOUT, "deadline", f"{log.stage.value} step exceeded its time limit")
-    hits = list(_line_hits(log, target))
-    categories = {category for category, _, _ in hits}
-    if len(categories) > 1:
-        names = tuple(dict.fromkeys(rule.name for _, rule, _ in hits))
-        found = ", ".join(sorted(c.value for c in categories))
-        return Classification(log.stage, C.UNCLASSIFIED, "ambiguous", f"matched {found}", names)
-    if hits:
-        category, rule, line = hits[0]
-        names = tuple(dict.fromkeys(r.name for _, r, _ in hits))
-        fault = any(r.harness_fault for _, r, _ in hits)
-        return Classification(log.stage, category, rule.name, line, names, fault)
-    return _fallback(log)
-
-
-def _line_hits(log: StepLog, target: str | None) -> list[tuple[CudaCategory, Rule, str]]:
     hits: list[tuple[CudaCategory, Rule, str]] = []
     for line in log.text.splitlines():
         for rule in RULES[log.stage]:
             match = rule.pattern.search(line)
-            if match is None:
-                continue
-            hits.append((_located_category(rule, match, target), rule, line.strip()[:240]))
-            break
-    return hits
+            if match is not None:
+                hits.append((_located_category(rule, match, target), rule, line.strip()[:240]))
+                break
+    if not hits:
+        return _fallback(log)
+    categories = {category for category, _, _ in hits}
+    names = tuple(dict.fromkeys(rule.name for _, rule, _ in hits))
+    if len(categories) > 1:
+        found = ", ".join(sorted(c.value for c in categories))
+        return Classification(log.stage, C.UNCLASSIFIED, "ambiguous", f"matched {found}", names)
+    category, rule, line = hits[0]
+    return Classification(log.stage, category, rule.name, line, names, any(r.harness_fault for _, r, _ in hits))
 
 
 def _located_category(rule: Rule, match: re.Match[str], target: str | None) -> CudaCategory:

@@ -134,9 +134,8 @@ class CudaDiffOracle:
             return self.judge(workspace, sandbox, tool)
 
     def judge(self, workspace: Path, sandbox: Sandbox, tool: str | None) -> Verdict:
-        durations = {"build": 0.0, "run": 0.0}
         build = self.step(sandbox, workspace, self.spec.build, Stage.BUILD)
-        durations["build"] += build.duration
+        durations = {"build": build.duration, "run": 0.0}
         found = classify(step_log(Stage.BUILD, build), self.spec.target)
         if found.category is not CudaCategory.PASSED:
             return Verdict.fail(Category.COMPILE_FAIL, f"cuda-diff build failed: {found.evidence}",

@@ -35,31 +35,29 @@ from ..base import (
     typed_spec,
 )
 from .checks import (
-    DEFAULT_PERF_GATE,
-    DEFAULT_TIMING_RUNS,
     NO_DEVICE,
+    RESULT_CAP,
+    RESULT_FILE,
     GpuInfo,
     Measurement,
+    ResultReader,
+    TestResult,
     TimingStats,
     anti_cheat_violation,
     device_present,
     measure,
     missing_requirements,
+    parse_result,
     probe_gpu,
+    same_expectations,
     speedup_metrics,
 )
 from .classify import Classification, CudaCategory, Stage, StepLog, classify
-from .reader import ResultReader
-from .result import RESULT_CAP, RESULT_FILE, TestResult, parse_result, same_expectations
-from .screen import (
-    candidate_part,
-    directive_violation,
-    preprocess_commands,
-    required_violation,
-    screen_preprocessed,
-)
+from .screen import candidate_part, directive_violation, preprocess_commands, required_violation, screen_preprocessed
 
 SOURCE_CAP = 1 << 20
+DEFAULT_PERF_GATE = 0.7
+DEFAULT_TIMING_RUNS = 5
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".cuh")
 PREPROCESSED_CAP = 64 << 20
 
@@ -170,7 +168,7 @@ class CudaOracle:
                 return _cheat(f"anti-cheat ({stage}): the preprocessed code is over {PREPROCESSED_CAP} bytes")
             part = candidate_part(ex.stdout, self.case.target)
             # Forbidden patterns on every pass; required ones on the candidate's own lines of all passes.
-            reason = screen_preprocessed(part, rules.blocked, [], files, stage)
+            reason = screen_preprocessed(part, rules.blocked, files, stage)
             if reason is not None:
                 return _cheat(reason)
             parts.append(part)
@@ -226,9 +224,8 @@ class CudaOracle:
     def reference_failure(self, sandbox: Sandbox, stage: Stage) -> tuple[Classification, str] | None:
         """The reference's own build (and, for RUN, one test run) here: its failure, or None (cached)."""
         passed = self.reference_passed(stage)
-        key = passed.stem
-        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, key)
-        with locked(self.ctx.cache_dir / "cuda" / f"{key}.lock"):
+        memo = (str(self.ctx.cache_dir.resolve()), sandbox.name, passed.stem)
+        with locked(passed.with_suffix(".lock")):
             if passed.exists():
                 return None
             if memo not in _REFERENCE_FAILURES:

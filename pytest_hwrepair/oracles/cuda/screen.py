@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Names candidate code has no business with, whatever the task allows: ways out of the process
 # (exit, exec, signals, raw system calls), ways to print or write a file the verdict might read,
@@ -69,14 +69,13 @@ def clean(source: str) -> str:
             parts.append(source[pos:])
             break
         parts.append(source[pos:m.start()])
-        kind = m.lastgroup if m.lastgroup != "delim" else "raw"
-        if kind == "raw" or m.group("raw") is not None:
+        if m.group("raw") is not None:
             end = source.find(f"){m.group('delim')}\"", m.end())
             stop = len(source) if end < 0 else end + len(m.group("delim")) + 2
             parts.append('""' + "\n" * source.count("\n", m.start(), stop))
             pos = stop
             continue
-        text = m.group(0)
+        text, kind = m.group(0), m.lastgroup
         if kind == "open_comment":  # an unterminated /* runs to the end of the file
             parts.append("\n" * source.count("\n", m.start()))
             break
@@ -109,15 +108,15 @@ def directive_violation(source: str) -> str | None:
 class Preprocessed:
     """What came from the candidate's file in a preprocessor's output, and what it included."""
 
-    text: str = ""
-    includes: list[str] = field(default_factory=list)
+    text: str
+    includes: list[str]
 
 
 def candidate_part(output: str, target: str) -> Preprocessed:
     """The candidate's lines of `output` (by its line markers) and the files it included directly."""
-    found = Preprocessed()
     stack: list[str] = []
     lines: list[str] = []
+    includes: list[str] = []
     for line in output.splitlines():
         m = _MARKER.match(line)
         if m is None:
@@ -127,7 +126,7 @@ def candidate_part(output: str, target: str) -> Preprocessed:
         name, flags = m.group(2), m.group(3).split()
         if "1" in flags:
             if stack and _is(stack[-1], target):
-                found.includes.append(name)
+                includes.append(name)
             stack.append(name)
         elif "2" in flags:
             while stack and stack[-1] != name:
@@ -138,8 +137,7 @@ def candidate_part(output: str, target: str) -> Preprocessed:
             stack[-1] = name
         else:
             stack.append(name)
-    found.text = "\n".join(lines)
-    return found
+    return Preprocessed("\n".join(lines), includes)
 
 
 def _is(name: str, target: str) -> bool:
@@ -169,8 +167,7 @@ def _matching(text: str, open_at: int) -> int:
     return -1
 
 
-def screen_preprocessed(part: Preprocessed, blocked: list[str], required: list[str], workspace_files: list[str],
-                        stage: str) -> str | None:
+def screen_preprocessed(part: Preprocessed, blocked: list[str], workspace_files: list[str], stage: str) -> str | None:
     """Why the candidate's preprocessed code breaks the task's or the harness's rules, or None."""
     code = normalise(clean(part.text))
     for name in part.includes:
@@ -188,16 +185,16 @@ def screen_preprocessed(part: Preprocessed, blocked: list[str], required: list[s
     m = EXTERN_C.search(code) or HARNESS_BLOCKED.search(code)
     if m is not None:
         return f"anti-cheat ({stage}): {_context(code, m)} is not allowed in a candidate"
-    return required_violation([part], required, stage)
+    return None
 
 
-def required_violation(parts: list[Preprocessed], required: list[str], stage: str = "every pass") -> str | None:
+def required_violation(parts: list[Preprocessed], required: list[str]) -> str | None:
     """A required pattern that none of these passes' candidate lines holds (judged on their union: a build of
     several translation units compiles the candidate in one of them, the harness's in the others)."""
     code = "\n".join(normalise(clean(part.text)) for part in parts)
     for pattern in required:
         if re.search(pattern, code, re.MULTILINE) is None:
-            return f"anti-cheat ({stage}): required pattern {pattern!r} does not occur in the code"
+            return f"anti-cheat (every pass): required pattern {pattern!r} does not occur in the code"
     return None
 
 
@@ -232,21 +229,14 @@ def preprocess_commands(build: str, target: str) -> list[tuple[str, str]]:
             sources.append(word)
         else:
             flags.append(word)
-    arch = _arch(flags)
+    device = f" -D__CUDA_ARCH__={_arch(flags)} -DCUDA_DOUBLE_MATH_FUNCTIONS"
+    passes = [("host pass", ""), *([("device pass", device)] if os.path.basename(compiler).startswith("nvcc") else [])]
+    base = " ".join(shlex.quote(w) for w in [compiler, *flags, "-E"])
     commands = []
     for source in sources or [target]:
-        base = " ".join(shlex.quote(w) for w in [compiler, *flags, "-E"])
-        if any(c in source for c in "*?["):  # the case's own glob (`test/*.cu`): one pass per file it names
-            base = f'for f in {source}; do {base} "$f"'
-            commands.append(("host pass", base + " || exit 1; done"))
-            if os.path.basename(compiler).startswith("nvcc"):
-                device = f"{base} -D__CUDA_ARCH__={arch} -DCUDA_DOUBLE_MATH_FUNCTIONS || exit 1; done"
-                commands.append(("device pass", device))
-            continue
-        base = f"{base} {shlex.quote(source)}"
-        commands.append(("host pass", base))
-        if os.path.basename(compiler).startswith("nvcc"):
-            commands.append(("device pass", f"{base} -D__CUDA_ARCH__={arch} -DCUDA_DOUBLE_MATH_FUNCTIONS"))
+        each = any(c in source for c in "*?[")  # the case's own glob (`test/*.cu`): one pass per file it names
+        commands += [(stage, f'for f in {source}; do {base} "$f"{extra} || exit 1; done' if each
+                      else f"{base} {shlex.quote(source)}{extra}") for stage, extra in passes]
     return commands
 
 

@@ -15,6 +15,7 @@ from pytest_hwrepair.oracles import ORACLES, OracleContext, make_oracle
 from pytest_hwrepair.oracles.cuda import oracle as cuda_oracle
 from pytest_hwrepair.oracles.cuda.checks import (
     NO_DEVICE,
+    RESULT_FILE,
     GpuInfo,
     TimingStats,
     anti_cheat_violation,
@@ -22,7 +23,6 @@ from pytest_hwrepair.oracles.cuda.checks import (
     parse_timing,
 )
 from pytest_hwrepair.oracles.cuda.classify import CudaCategory, Stage, StepLog
-from pytest_hwrepair.oracles.cuda.result import RESULT_FILE
 from pytest_hwrepair.oracles.cuda.screen import clean
 from pytest_hwrepair.sandbox.base import Execution, Limits
 from pytest_hwrepair.verdict import Category, Outcome

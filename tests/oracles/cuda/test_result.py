@@ -11,8 +11,14 @@ from types import ModuleType
 
 import pytest
 
-from pytest_hwrepair.oracles.cuda.reader import ResultReader
-from pytest_hwrepair.oracles.cuda.result import RESULT_FILE, ResultError, judge_result, parse_result, same_expectations
+from pytest_hwrepair.oracles.cuda.checks import (
+    RESULT_FILE,
+    ResultError,
+    ResultReader,
+    judge_result,
+    parse_result,
+    same_expectations,
+)
 
 REPO = Path(__file__).resolve().parents[3]
 TASK = REPO / "cases" / "cuda" / "elementwise" / "vector_add"

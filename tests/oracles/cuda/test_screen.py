@@ -220,9 +220,9 @@ def test_cuda_keywords_come_back_from_their_expansions() -> None:
 def test_includes_are_checked_by_the_file_they_resolved_to() -> None:
     part = Preprocessed("__global__ void k();", ["/usr/include/stdlib.h"])
     rule = r'#\s*include\s*[<"](?!(?:cmath|cuda_runtime)(?:\.h)?[>"])'
-    assert screen_preprocessed(part, [rule], [], [], "host pass") is not None
+    assert screen_preprocessed(part, [rule], [], "host pass") is not None
     harness = Preprocessed("__global__ void k();", ["hwrepair_check.cuh"])
-    assert "workspace file" in (screen_preprocessed(harness, [], [], ["hwrepair_check.cuh"], "host pass") or "")
+    assert "workspace file" in (screen_preprocessed(harness, [], ["hwrepair_check.cuh"], "host pass") or "")
 
 
 def test_preprocess_commands_keep_the_build_flags_and_add_the_device_pass() -> None:
