@@ -253,8 +253,5 @@ def _markdown(headers: list[str], rows: list[list[object]]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["console", "main"]
-
-
 if __name__ == "__main__":
     console()

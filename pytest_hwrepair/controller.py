@@ -231,6 +231,3 @@ class Scoreboard:
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
-
-
-__all__ = ["EXIT_GATE_FAILED", "EXIT_HARNESS_ERRORS", "Scoreboard", "summarize"]

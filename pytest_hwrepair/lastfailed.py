@@ -102,6 +102,3 @@ class LastFailed:
             else:
                 failed.pop(nodeid, None)
         cache.set(LASTFAILED, failed)
-
-
-__all__ = ["SELECTED_KEY", "LastFailed", "known_failures"]

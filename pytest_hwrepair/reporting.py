@@ -160,6 +160,3 @@ def compact_failures(reporter: Any, verbose: bool) -> None:
     for report in reporter.stats.get("failed", []):
         if CASE_ITEM in getattr(report, "nodeid", "") and hasattr(report, "node"):
             del report.node
-
-
-__all__ = ["LiveStatus", "Tally", "compact_failures", "header_lines", "plain_line_due"]

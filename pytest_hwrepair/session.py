@@ -142,6 +142,3 @@ def _ask_tools() -> dict[str, str]:
         lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
         versions[tool] = (lines[-1] if tool == "nvcc" else lines[0]).strip() if lines else "?"
     return versions
-
-
-__all__ = ["Run", "tool_versions"]

@@ -118,7 +118,3 @@ class Receiver:
             if target.is_symlink():
                 return None
         return target
-
-
-__all__ = ["ARTIFACTS", "Receiver", "configure_node", "is_remote", "pack", "remote_worker",
-           "worker_run_dir"]

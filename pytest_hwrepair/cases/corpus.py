@@ -56,6 +56,3 @@ class Corpus:
     def digest(self) -> str:
         """One hash of every case run: a number never travels without the corpus it was measured on."""
         return hashlib.sha256("".join(sorted(c.digest for c in self.counted())).encode()).hexdigest()[:20]
-
-
-__all__ = ["Corpus"]

@@ -133,6 +133,3 @@ def has(name: object, feature: str) -> bool:
     """Whether the domain of this name (None or unknown: no) has a feature such as `tier_tables`."""
     domain = DOMAINS.get(name) if isinstance(name, str) else None
     return bool(domain is not None and getattr(domain, feature))
-
-
-__all__ = ["CUDA_BUCKETS", "DOMAINS", "HLS_BUG_TYPES", "Domain", "domain_of", "has"]

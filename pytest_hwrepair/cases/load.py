@@ -103,6 +103,3 @@ def json_schema() -> dict[str, Any]:
     from ..repo.load import case_file_schema
 
     return case_file_schema(schema)
-
-
-__all__ = ["json_schema", "load_case"]

@@ -276,7 +276,8 @@ def inner_workspace(sandbox: Sandbox) -> str:
 def agent_sandbox(settings: Settings) -> Sandbox:
     """A sandbox of the session's kind, without oracle slots."""
     if settings.sandbox == "docker":
-        from ..sandbox.docker.sandbox import DockerSandboxError, docker_sandbox
+        from ..sandbox.docker.engine import DockerSandboxError
+        from ..sandbox.docker.sandbox import docker_sandbox
 
         try:
             return docker_sandbox("agents", None, "worker", settings.docker_cpus, settings.docker_timeout,
@@ -290,6 +291,3 @@ def agent_sandbox(settings: Settings) -> Sandbox:
         return LocalSandbox(None, isolate=isolate)
     except RuntimeError as exc:
         raise FixerError(f"cmd: no sandbox for the agent: {exc}") from None
-
-
-__all__ = ["AgentOptions", "CommandFixer", "agent_sandbox", "exposed", "preflight"]

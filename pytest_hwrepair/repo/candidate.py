@@ -169,8 +169,3 @@ def feedback_text(verdict: Verdict) -> str:
     test = str(verdict.metrics.get("failed_test") or "?")
     log = "\n".join(lines[-FEEDBACK_LOG_LINES:]) or "(no log)"
     return FEEDBACK.format(summary=verdict.summary, test=test, log=log)
-
-
-
-__all__ = ["CandidateError", "Shaped", "feedback_text", "localisation", "parts_of", "read_workspace", "repo_attempt",
-           "repo_keywords", "shape", "workspace_diff"]

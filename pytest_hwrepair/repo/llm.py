@@ -110,7 +110,3 @@ def _context(files: Mapping[str, str], language_of: Callable[[str], str]) -> str
     if left:
         shown.append("Not shown (over the context budget): " + ", ".join(left))
     return "\n\n".join(shown)
-
-
-
-__all__ = ["CONTEXT_CHARS", "RepoExtraction", "extract_repository", "named_path", "repository_values"]

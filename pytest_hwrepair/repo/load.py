@@ -330,7 +330,3 @@ def _read_text(path: Path, name: str, field: str) -> str:
         raise CaseError(f"{path}: {field}: file {name!r} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseError(f"{path}: {field}: cannot read {name!r}: {exc}") from None
-
-
-__all__ = ["HDL_SUFFIXES", "REPO_BUG_TYPES", "RepoBug", "RepoCaseModel", "RepoParts", "RepoTest", "case_file_schema",
-           "is_hdl", "load_repo", "load_repo_case", "read_tree", "strict_schema", "unknown_keys"]

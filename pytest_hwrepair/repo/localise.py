@@ -148,7 +148,3 @@ class Localisation:
             "module_precision": ratio(len(self.modules & self.gold.modules), len(self.modules)),
             "module_recall": ratio(len(self.modules & self.gold.modules), len(self.gold.modules)),
         }
-
-
-__all__ = ["Gold", "Localisation", "Stage", "Tier", "edited_modules", "module_spans", "tier_of",
-           "touched_modules"]

@@ -257,7 +257,3 @@ def hunk_count(before: str, after: str, context: int = 3) -> int:
 def changed_paths(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
     """Paths added, removed or changed between two file sets, sorted."""
     return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-
-
-__all__ = ["FilePatch", "Hunk", "PatchError", "apply", "changed_paths", "check_path", "hunk_count", "lines_of",
-           "parse", "reverse", "write"]

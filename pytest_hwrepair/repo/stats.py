@@ -82,6 +82,3 @@ def _summary(rows: list[dict[str, Any]]) -> list[object]:
 
 def _spread(values: list[int]) -> str:
     return f"{min(values)}/{median(values):g}/{max(values)}"
-
-
-__all__ = ["NOTE", "repo_tables", "snapshot_problem"]

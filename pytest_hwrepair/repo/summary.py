@@ -126,6 +126,3 @@ def _number(value: Any) -> float | None:
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
-
-
-__all__ = ["Stage", "render_repo", "repo_summary", "rescue_table"]

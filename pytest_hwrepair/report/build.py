@@ -500,8 +500,3 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
         bugs=rows, correlations=correlations(rows), splits=splits(rows), paired=paired(rows),
         comparison=compare(merged.runs), summary=summary_of(merged.tally, ks, cols),
     )
-
-
-__all__ = ["AXES", "HLS_CLASSES", "POOLED", "Interval", "TestResult", "bootstrap_mean", "bug_class", "bug_rows",
-           "build_report", "card", "compare", "correlations", "differing_axes", "grouped", "kendall", "mann_whitney",
-           "paired", "parse_class_map", "rounded", "spearman", "splits", "swing", "table_row", "wilcoxon"]

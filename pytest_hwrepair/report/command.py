@@ -85,6 +85,3 @@ def run(ns: argparse.Namespace) -> int:
         for path in write_plots(report, ns.plots, png=ns.png):
             print(f"hwrepair report: wrote {path}", file=sys.stderr)
     return 0
-
-
-__all__ = ["FORMATS", "add_arguments", "run"]

@@ -266,7 +266,3 @@ def render_csv(report: Report) -> str:
 
 def render_json(report: Report) -> str:
     return json.dumps(report.model_dump(mode="json"), indent=2, sort_keys=True) + "\n"
-
-
-__all__ = ["Section", "card_lines", "card_stack", "est", "metric_section", "num", "pval", "render_csv", "render_json",
-           "render_latex", "render_markdown", "render_text", "sections", "tex"]

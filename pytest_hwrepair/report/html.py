@@ -197,7 +197,3 @@ def render_html(report: Report, merged: Merged) -> str:
         f'<script type="application/json" id="hwrepair-data">{script_json(browser_data(merged))}</script>'
         f"<script>{script}</script></body></html>\n"
     )
-
-
-__all__ = ["ARTIFACTS", "TextPool", "browser_data", "headline", "read_artifact", "render_html", "script_json",
-           "verdict"]

@@ -435,7 +435,3 @@ def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[st
     else:
         line += "; no sample is present in more than one"
     return (line,)
-
-
-__all__ = ["FIELD_TYPES", "OUTCOMES", "Merged", "RecordError", "Run", "Scan", "check_record", "load_run", "load_runs",
-           "merge", "merge_scans", "record_view", "scan"]

@@ -204,7 +204,3 @@ def results_schema() -> dict[str, Any]:
     schema["$id"] = f"urn:pytest-hwrepair:report:{REPORT_SCHEMA}"
     schema["title"] = "hwrepair report"
     return schema
-
-
-__all__ = ["BOOTSTRAP_RESAMPLES", "REPORT_SCHEMA", "BugRow", "Card", "Comparison", "Correlation", "Estimate",
-           "Merge", "Paired", "RankAgreement", "Report", "RunScore", "Split", "TableRow", "Tables", "results_schema"]

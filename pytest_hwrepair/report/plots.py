@@ -510,8 +510,3 @@ def write_plots(report: Report, folder: Path, *, png: bool) -> list[Path]:
                 raise SettingsError(f"--png: {exc}") from None
             written.append(path.with_suffix(".png"))
     return written
-
-
-__all__ = ["CHROMIUM_FLAGS", "PALETTE", "Canvas", "Missing", "Plot", "Point", "RenderError", "Whisker", "chromium_argv",
-           "color", "esc", "find_chromium", "grid", "lines", "plots", "scatter", "stacked", "svg_to_png", "whiskers",
-           "write_plots"]

@@ -62,6 +62,3 @@ def save_candidate(folder: Path, task: RepairTask, candidate: Candidate) -> None
 def read_artifact(folder: Path, name: str) -> str:
     """A saved artifact's text ('' when missing); artifacts hold model output, so they are read as untrusted."""
     return read_optional(folder, name) or ""
-
-
-__all__ = ["DIFF_LINES", "apply_diff", "cap_lines", "read_artifact", "save_candidate", "unified_diff"]

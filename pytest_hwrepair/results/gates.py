@@ -167,6 +167,3 @@ def regressions(current: Sequence[SampleRecord], baseline: Sequence[SampleRecord
             lines.append(f"regression: {s.case}::{s.bug} [{s.fixer}] passed {old.c}/{old.n} in the baseline, "
                          f"now 0/{s.n}")
     return lines
-
-
-__all__ = ["Gate", "check_gates", "gate_problem", "parse_gate", "regressions"]

@@ -424,7 +424,3 @@ class Tally:
     @property
     def has_repo(self) -> bool:
         return any(r.final and r.metrics.get("repo") for r in self.kept)
-
-
-__all__ = ["COUNTED", "DECIDED", "PERF_SWEEP", "VIEW_FIELDS", "BugKey", "BugStats", "BugTally", "Columns", "Cost",
-           "Cuda", "Tally", "View", "add_to", "bug_stats", "correct_at_k", "keeps", "pick", "stats_of", "view_of"]

@@ -283,6 +283,3 @@ def guarded(check: Callable[[], Verdict]) -> Verdict:
         return check()
     except Exception as exc:
         return Verdict.error(f"oracle raised {type(exc).__name__}: {exc}", log_tail=traceback.format_exc(limit=6))
-
-
-__all__ = ["Harness", "SampleResult", "execute", "guarded", "resumed"]

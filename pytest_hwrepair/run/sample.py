@@ -206,8 +206,3 @@ class Progress:
             reason = "passed" if verdict.passed else ("budget" if verdict.outcome is Outcome.FAILED
                                                       else verdict.outcome.value)
         return last or reason is not None, reason
-
-
-__all__ = ["STOP_SIGNALS", "Progress", "ProtocolConfig", "Sample", "SampleSpec", "feedback_message", "item_name",
-           "plain", "signature", "stagnation"]
-

@@ -20,7 +20,9 @@ def _local(settings: Settings, run_dir: Path) -> Sandbox:
 
 
 def _docker(settings: Settings, run_dir: Path) -> Sandbox:
-    from .docker.sandbox import DockerSandboxError, docker_sandbox  # the Docker SDK is an optional dependency
+    # The Docker SDK is an optional dependency.
+    from .docker.engine import DockerSandboxError
+    from .docker.sandbox import docker_sandbox
 
     try:
         return docker_sandbox(run_dir.name, slots_for(settings), settings.docker_mode, settings.docker_cpus,

@@ -65,6 +65,3 @@ def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
         return True
     finally:
         os.close(fd)
-
-
-__all__ = ["kill_group", "signal_of", "wait_exit"]

@@ -91,6 +91,3 @@ def _release(pid: int, path: Path) -> None:
     """At a normal exit: the owner directory goes with whatever is still in it."""
     if os.getpid() == pid:
         remove(path)
-
-
-__all__ = ["directory", "make", "owner_dir", "sweep"]

@@ -109,7 +109,3 @@ def cap_text(text: str, cap: int) -> str:
     if len(text) <= cap:
         return text
     return text[:cap] + truncation_marker(len(text) - cap)
-
-
-__all__ = ["READ_CAP", "UntrustedFileError", "UntrustedText", "cap_text", "read_optional", "read_untrusted",
-           "truncation_marker", "with_marker"]

@@ -397,6 +397,3 @@ def _openai_result(line: str) -> BatchResult:
 
 
 Api = AnthropicApi | OpenAIApi  # the wire formats the model fixers speak
-
-__all__ = ["ANTHROPIC_URL", "OPENAI_URL", "AnthropicApi", "Api", "ApiError", "BatchResult", "BatchStatus", "Caller",
-           "OpenAIApi", "Reply", "RetryPolicy", "RetryWarning", "Sampling", "api_message", "retry_after"]

@@ -103,6 +103,3 @@ def locked(path: Path) -> Iterator[int]:
         yield fd
     finally:
         os.close(fd)  # closing drops the lock
-
-
-__all__ = ["ResponseCache", "locked", "request_key", "write_atomic"]

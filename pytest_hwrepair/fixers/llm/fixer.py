@@ -473,6 +473,3 @@ def _read_json(path: Path) -> dict[str, Any] | None:
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
-
-
-__all__ = ["PROVIDERS", "BatchRunner", "ModelFixer", "custom_id", "make_model_fixer"]

@@ -118,6 +118,3 @@ def _defines_fixer(plugin: object) -> bool:
         return True
     names = vars(plugin).values() if isinstance(plugin, types.ModuleType) else ()
     return any(callable(obj) and getattr(obj, "name", None) == "hwrepair_fixer" for obj in names)  # name="..."
-
-
-__all__ = ["Ahead", "shared_cache"]

@@ -126,6 +126,3 @@ def _read(fd: int) -> float:
         return float(json.loads(data or b"{}").get("cost_usd", 0.0))
     except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
         return 0.0
-
-
-__all__ = ["BATCH_DISCOUNT", "PRICES", "CostLedger", "Price", "find_price", "read_prices"]

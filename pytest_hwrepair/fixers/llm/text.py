@@ -268,7 +268,3 @@ def _similarity(a: str, b: str) -> float:
 
 def _code_lines(text: str) -> int:
     return sum(1 for line in text.splitlines() if line.strip())
-
-
-__all__ = ["Extraction", "TemplateError", "Templates", "code_blocks", "extract", "language_of", "output_budget",
-           "render", "transcript"]

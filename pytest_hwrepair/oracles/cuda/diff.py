@@ -208,8 +208,5 @@ def _named(failure: Verdict, label: str, durations: dict[str, float]) -> Verdict
                    {**failure.metrics, "failed_config": label}, durations)
 
 
-__all__ = ["KIND", "CudaDiffOracle", "CudaDiffSpec", "CudaDiffTable", "Device", "find_sanitizer", "parse_spec"]
-
-
 CUDA_DIFF = OracleKind(KIND, ("cuda",), CudaDiffOracle, suite=False, strong=True, strong_spec=CudaDiffTable,
                        needs_gpu=True, strong_on_pass_only=True)

@@ -246,7 +246,3 @@ def _arch(flags: list[str]) -> str:
         if m is not None:
             return f"{m.group(1)}0"
     return "800"
-
-
-__all__ = ["HARNESS_BLOCKED", "Preprocessed", "candidate_part", "clean", "directive_violation", "normalise",
-           "preprocess_commands", "required_violation", "screen_preprocessed", "splice"]

@@ -35,6 +35,3 @@ def build_rows(rows: dict[tuple[str, str], dict[str, int]]) -> list[dict[str, An
         rate = round(row["built"] / row["judged"], 4) if row["judged"] else None
         out.append({"fixer": fixer, "suite": suite, **row, "build_rate": rate})
     return out
-
-
-__all__ = ["COLUMNS", "build_rows", "count_build"]

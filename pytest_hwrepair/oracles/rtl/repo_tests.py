@@ -256,5 +256,3 @@ class RepoTree:
 
 # Never a design case's [oracle]: the repository loader sets it (suite=False keeps it out of design cases).
 RTL_REPO = OracleKind("rtl-repo", ("rtl",), RepoOracle, suite=False, marker="repo", tree=RepoTree())
-
-__all__ = ["RTL_REPO", "RepoOracle", "RepoTree", "TestResult", "TestStatus", "verdict_of"]

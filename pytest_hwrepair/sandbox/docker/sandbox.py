@@ -485,8 +485,3 @@ def docker_sandbox(run: str, slots: Slots | None, mode: str, cpus: float, api_ti
                    cuda_home: str | None) -> DockerSandbox:
     """The sandbox for `--hwrepair-sandbox docker`; raises DockerSandboxError when no engine answers."""
     return DockerSandbox(run=run, slots=slots, mode=mode, cpus=cpus, api_timeout=api_timeout, cuda_home=cuda_home)
-
-
-__all__ = ["LABEL_OWNER", "LABEL_RUN", "DockerSandbox", "DockerSandboxError", "connect", "docker_sandbox",
-           "owner_label"]
-

@@ -202,7 +202,3 @@ def sandbox_path(host_path: str, mounts: Sequence[str]) -> str:
     visible = [*(d for d in SYSTEM_DIRS if Path(d).exists()), *toolkit_dirs(), *mounts]
     kept = [p for p in host_path.split(":") if any(p == d or p.startswith(d.rstrip("/") + "/") for d in visible)]
     return ":".join(dict.fromkeys(kept)) or "/usr/local/bin:/usr/bin:/bin"
-
-
-__all__ = ["RECORDS", "SEPARATOR", "WORK", "batch_argv", "bwrap_argv", "group", "launcher_argv", "passwd",
-           "sandbox_path", "system_mounts", "toolkit_dirs"]

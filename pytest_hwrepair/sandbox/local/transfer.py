@@ -294,7 +294,3 @@ class Receiver:
     def discard(self) -> None:
         if self.staging.exists():
             remove(self.staging)
-
-
-__all__ = ["Accepted", "CopyLimits", "Receiver", "copy_tree", "memfd_of", "move_inside", "pack", "receive", "remove",
-           "replace_contents", "unlink_inside", "walk", "write_member"]
