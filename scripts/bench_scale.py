@@ -100,6 +100,9 @@ def main() -> int:
     r.add_argument("--records", type=int, default=1_000_000)
     r.add_argument("--bugs", type=int, default=5_000, help="the fixed bug count of the memory comparison")
     args = parser.parse_args()
+    if not 0 < args.bugs <= args.records // 10:
+        parser.error(f"--bugs must be between 1 and --records / 10 ({args.records // 10}): the memory comparison "
+                     f"plants --records / 10 records over --bugs bugs, at least one sample each")
     print(speed_line(), flush=True)
     return report(args)
 
