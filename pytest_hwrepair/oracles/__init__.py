@@ -37,11 +37,7 @@ def builtin_kind(name: str) -> OracleKind | None:
 @cache
 def oracle_kinds() -> dict[str, OracleKind]:
     """Built-in kinds, then plug-ins: each entry point of `hwrepair.oracles` names an `OracleKind`."""
-    found: dict[str, OracleKind] = {}
-    for name in BUILTIN_MODULES:
-        kind = builtin_kind(name)
-        assert kind is not None
-        found[name] = kind
+    found = {name: kind for name in BUILTIN_MODULES if (kind := builtin_kind(name)) is not None}
     for ep in entry_points(group="hwrepair.oracles"):
         kind = ep.load()
         if not isinstance(kind, OracleKind):

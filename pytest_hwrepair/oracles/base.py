@@ -103,16 +103,13 @@ class TreeRepair(Protocol):
 
     def bind(self, oracle: Oracle, bug: str) -> Oracle:
         """The oracle of one instance (each instance has its own tests)."""
-        ...
 
     def attempt(self, case: Case, snapshot: Mapping[str, str], candidate: Candidate, judge: Judge, *,
                 attempt: int, arm: bool) -> TreeAttempt:
         """Shape a candidate (files or a diff) into a tree, judge it, add the kind's metrics."""
-        ...
 
     def feedback(self, verdict: Verdict) -> str:
         """The next round's feedback message for an unresolved attempt."""
-        ...
 
 
 @dataclass(frozen=True)

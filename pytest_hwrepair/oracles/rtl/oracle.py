@@ -6,21 +6,16 @@ with each declared module renamed `golden_<name>`, `cand/` holds a copy of the c
 A candidate the preflight or lint rejects fails with `lint_fail` (it never ran); a simulation
 mismatch is `test_fail`; a replayed Tier F counterexample is `equiv_fail`.
 
-`rtl-tb` lets a harness-owned testbench judge the candidate (the published benchmarks' own oracles), in
-one of two forms:
+`rtl-tb` lets a harness-owned testbench judge the candidate (the published benchmarks' own oracles):
 
-* `testbench = [...]`: Verilog testbench files of the case (never copied into the workspace) compiled with
-  the candidate's design under Icarus and run. What the run writes (the file `output`, else its standard
-  output) must match the case's `expected` table (a CSV; a cell `x` there matches anything, a leading `time`
-  column is not compared; CirFix's output-file oracle) and/or `pass_regex` (VerilogEval's
-  `Mismatches: 0 in N samples`). The candidate cannot print or write files: the preflight forbids system tasks.
-* `table = "tb.csv"`: an I/O trace table (RTL-Repair's cycle tables: a header of signal names, one row per
-  cycle, decimal values or `x`). Each cycle the row's inputs are applied, outputs settle and every output the
-  row records is compared, then the clock rises (without a clock each row is one input vector). A recorded
-  value counts where the golden design's output is defined under Icarus (a golden X is not compared, as in
-  Tier S); a golden that disagrees with the recording fails as any candidate would, so a trace that does not
-  reproduce here cannot admit its bug. Inputs the row leaves `x` (or the table omits) are driven 0 under
-  `init = "zero"` and X otherwise.
+* `testbench = [...]`: Verilog testbench files of the case compiled with the candidate's design under Icarus
+  and run; what the run writes (the file `output`, else its standard output) must match the `expected` CSV
+  table (a cell `x` matches anything, a leading `time` column is not compared) and/or `pass_regex`. The
+  candidate cannot print or write files: the preflight forbids system tasks.
+* `table = "tb.csv"`: an I/O trace table (a header of signal names, one row per cycle, decimal values or `x`)
+  replayed into golden and candidate. A recorded output is compared where the golden design's is defined
+  under Icarus; a golden that disagrees with the recording fails as any candidate would, so a trace that
+  does not reproduce here cannot admit its bug. Unrecorded inputs are driven 0 under `init = "zero"`, else X.
 """
 
 from __future__ import annotations
@@ -39,7 +34,7 @@ from ...cases.case import Case, StrongSpec, compile_regex, path_problem
 from ...sandbox.base import Limits, Sandbox
 from ...sandbox.untrusted import UntrustedFileError, read_untrusted
 from ...verdict import Category, Verdict
-from ..base import OracleContext, OracleKind, cached_text, content_hash, scratch_workspace, typed_spec
+from ..base import OracleContext, OracleKind, cached_text, content_hash, scratch_workspace, typed_spec, write_files
 from .bench import GOLDEN_PREFIX, Bench, CandidateMissing, Step, linear, read_capped, run_steps, stage_bench
 from .preflight import (
     Interface,
@@ -222,11 +217,9 @@ class RtlOracle:
         found = parse_interface(dumped)
         golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in parse_interface(text).items()
                   if m.startswith(GOLDEN_PREFIX)}
-        missing = [m for m in self.modules if m not in golden]
-        if missing:
+        if missing := [m for m in self.modules if m not in golden]:
             return Verdict.error(f"{self.case.path}: golden sources do not define module {missing[0]}")
-        problem = self.contract_problem(golden[self.contract.top])
-        if problem is not None:
+        if (problem := self.contract_problem(golden[self.contract.top])) is not None:
             return Verdict.error(f"{self.case.path}: {problem}")
         try:
             compare_interfaces(golden, found, self.modules)
@@ -241,8 +234,7 @@ class RtlOracle:
         for field, name in (("clock", contract.clock), ("reset.signal", contract.reset)):
             if name is not None and name not in inputs:
                 return f"oracle.{field}: {name!r} is not an input of module {contract.top}"
-        bidirectional = [p.name for p in ports if p.direction not in ("input", "output")]
-        if bidirectional:
+        if bidirectional := [p.name for p in ports if p.direction not in ("input", "output")]:
             return f"oracle.top: port {bidirectional[0]!r} of {contract.top} is inout; rtl oracles drive inputs only"
         return None
 
@@ -273,8 +265,7 @@ class RtlSimOracle(RtlOracle):
         stimulus = directed_stimulus(random_code, mixed_stimulus(random_code, corner_stimulus(c, driven)),
                                      [self.case.files[name] for name in c.stimuli])
         tb = testbench(c, ports, stimulus, total=c.reset_cycles + c.cycles, first=c.first_compared)
-        # Corner and directed runs come after the random seeds, so a candidate's first mismatch is found where it
-        # was before.
+        # Corner and directed runs come after the random seeds: they never change which mismatch is found first.
         seeds = [*range(1, c.seeds + 1), *corner_seeds(c.corners), *directed_seeds(len(c.stimuli))]
         result = simulate(bench, sandbox, tb, seeds, simulator=self.simulator, timeout=self.timeout,
                           limits=self.ctx.limits)
@@ -366,12 +357,8 @@ def equiv_verdict(result: EquivResult, mismatch: Mismatch | None = None) -> Verd
 
 
 class RtlEquivTable(StrongSpec):
-    """The `[strong_oracle]` table of kind rtl-equiv.
-
-    `scope = "structural"` keeps Tier F to the induction after structural matching, for designs whose
-    signal-by-signal induction and bounded check do not fit any reasonable budget: a candidate it
-    cannot prove is undecided at once instead of running the slower checks to the timeout.
-    """
+    """The `[strong_oracle]` table of kind rtl-equiv. `scope = "structural"` keeps Tier F to the induction after
+    structural matching (for designs too large for the slower checks): what it cannot prove is undecided at once."""
 
     scope: Literal["full", "structural"] = "full"
 
@@ -411,11 +398,8 @@ class EquivJob:
 
 
 def unsupported_constructs(name: str, text: str) -> str | None:
-    """Why synthesis-based equivalence cannot judge this source, or None.
-
-    An explicit combinational sensitivity list has simulation semantics (a missing signal keeps a stale
-    value) that synthesis ignores: proving such a design equivalent would contradict simulation.
-    """
+    """Why synthesis-based equivalence cannot judge this source, or None: an explicit combinational sensitivity
+    list has simulation semantics (a missing signal keeps a stale value) that synthesis ignores."""
     code = strip_comments(text)
     for match in _SENSITIVITY.finditer(code):
         events = match.group(1).strip()
@@ -591,8 +575,7 @@ class RtlTbSpec(RtlSpec):
             raise ValueError("expected: a testbench needs an expected output table or a pass_regex")
         if self.tb_top is not None and not _IDENT.match(self.tb_top):
             raise ValueError(f"tb_top: {self.tb_top!r} is not a Verilog module name")
-        taken = [n for n in self.tb_data if n.split("/")[0] in BENCH_NAMES]
-        if taken:
+        if taken := [n for n in self.tb_data if n.split("/")[0] in BENCH_NAMES]:
             raise ValueError(f"tb_data: {taken[0]!r} would replace a file of the oracle's own bench")
         if self.output is not None and (path_problem(self.output) or "/" in self.output):
             raise ValueError(f"output: {self.output!r} must be a plain file name")
@@ -768,10 +751,8 @@ class RtlTbOracle(RtlOracle):
 
     def judge_testbench(self, bench: Bench, sandbox: Sandbox) -> Verdict:
         tb = self.tb
-        for name in (*tb.testbench, *tb.tb_data):
-            path = bench.root / "tb" / name if name in tb.testbench else bench.root / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(self.case.files[name], encoding="utf-8")
+        write_files(bench.root, {f"tb/{n}" if n in tb.testbench else n: self.case.files[n]
+                                 for n in (*tb.testbench, *tb.tb_data)})
         files = " ".join(shlex.quote(f"tb/{n}") for n in tb.testbench)
         # Includes resolve next to the testbench files (every folder they sit in), never in the candidate's.
         folders = sorted({str(Path("tb", n).parent) for n in tb.testbench})

@@ -90,8 +90,7 @@ def _reject(rule: str, name: str, text: str, offset: int, what: str) -> None:
 
 def check_module_set(found: list[str], declared: list[str]) -> None:
     """The candidate defines exactly the declared modules, each once."""
-    dupes = sorted({m for m in found if found.count(m) > 1})
-    if dupes:
+    if dupes := sorted({m for m in found if found.count(m) > 1}):
         raise PreflightRejection("module-set", f"module {dupes[0]} is defined more than once")
     for names, what in ((set(found) - set(declared), "is not part of the design"),
                         (set(declared) - set(found), "is missing")):
@@ -106,8 +105,7 @@ def parse_interface(rtlil: str) -> Interface:
     module: str | None = None
     ports: list[tuple[int, Port]] = []
     for line in rtlil.splitlines():
-        head = _RTLIL_MODULE.match(line)
-        if head:
+        if head := _RTLIL_MODULE.match(line):
             module, ports = head.group(1), []
         elif line.strip() == "end" and module is not None and line.startswith("end"):
             interface[module] = tuple(p for _, p in sorted(ports, key=lambda item: item[0]))
@@ -131,8 +129,7 @@ def compare_interfaces(golden: Interface, candidate: Interface, modules: list[st
                 if have != says:
                     raise PreflightRejection("ports", f"module {module}: port {pname} is {have}{unit}, "
                                              f"the interface says {says}")
-        extra = sorted(set(got) - set(want))
-        if extra:
+        if extra := sorted(set(got) - set(want)):
             raise PreflightRejection("ports", f"module {module}: port {extra[0]} is not in the interface")
 
 

@@ -162,18 +162,14 @@ def shadowing(design: Mapping[str, str], owned: Mapping[str, str], known: set[st
         if path not in known and (name in includes or Path(path).stem in units):
             return (f"{path}: a new file named as the testbench's own {name!r} would be found in its place; "
                     "the testbench's lookups resolve to harness-owned files only")
-        clash = sorted(units & set(_MODULE.findall(strip_comments(design[path])))) if is_hdl(path) else []
-        if clash:
+        if clash := sorted(units & set(_MODULE.findall(strip_comments(design[path])))) if is_hdl(path) else []:
             return f"{path}: defines {clash[0]!r}, a unit of the harness-owned testbench; rename it in the design"
     return None
 
 
 def run_step(bench: Path, argv: str, timeout: float, sandbox: Sandbox, ctx: OracleContext) -> Execution:
-    """One step; a step killed (SIGKILL) before its deadline runs once more.
-
-    Such a kill comes from outside the step (a shared machine's process sweeps, the OOM killer); a
-    candidate that really exhausts its limits is killed again.
-    """
+    """One step; a step killed (SIGKILL) before its deadline runs once more: such a kill comes from outside (a
+    shared machine's process sweeps, the OOM killer); a candidate that really exhausts its limits is killed again."""
     ex = sandbox.run(bench, argv, timeout=timeout, limits=ctx.limits)
     if ex.signal == signal.SIGKILL and not ex.timed_out:
         ex = sandbox.run(bench, argv, timeout=timeout, limits=ctx.limits)

@@ -1,26 +1,10 @@
 """Tier S: the rtl spec, its simulation contract, the stimuli, and a generated testbench that runs the golden
-and the candidate side by side and compares outputs.
+and the candidate side by side and compares outputs (corner and directed runs: cases/rtl/README.md).
 
 Each run is one testbench seed: random seeds 1, 2, ..., then corner runs -1, -2, ..., then directed
-run N as `DIRECTED_BASE + N`.
-
-A corner run feeds the input patterns seeded random stimuli almost never produce, in phases of `PHASE`
-cycles, each phase one pattern: all zeros, all ones, equal operands (inputs of the same width share one
-value, narrow select inputs sweep every value meanwhile), extremes (0, 1, the maximum, one less, the sign
-bit alone, the largest signed value), equal extremes, back-to-back (every one-bit input held at 1: valid,
-start, enable), idle (one-bit inputs held at 0), and plain random; the run's number picks the first.
-Sequential designs also get the reset asserted mid-stream: outputs are not compared while it is held nor
-for `compare_from` cycles after its release, as after the first reset.
-
-A directed run (`oracle.stimuli`) reaches behaviour that needs a protocol: a processor needs legal
-instruction streams with dependent registers, a cache needs reuse of the same lines. Each file, a case
-file never copied into a workspace, goes into a named block of one run's drive step (so it may open with
-its own `reg` and `integer` declarations, which keep their values from cycle to cycle) after the run's
-random drive, so it overrides only the inputs it assigns. It may read `cycle` (counted from power-up; the
-reset is held for the declared cycles first), call `next_random` and read `rng` (seeded per run), and read
-the golden design's outputs `gold_<port>` as they stand after the previous clock edge, so it can answer
-requests as a memory or a peer would; never the candidate's. A file listed twice gives two runs with
-different random draws.
+run N as `DIRECTED_BASE + N`. A directed file runs in a named block of its run's drive step after the
+random drive, so it overrides only the inputs it assigns; it reads `cycle`, `rng` (`next_random`) and the
+golden design's outputs `gold_<port>` as they stand after the previous clock edge, never the candidate's.
 """
 
 from __future__ import annotations
@@ -201,7 +185,6 @@ def random_stimulus(contract: Contract, inputs: Sequence[Port]) -> str:
 
 
 def random_assign(port: Port) -> list[str]:
-    """Drive code giving one input fresh bits from the seeded generator."""
     lines = []
     for low in range(0, port.width, 32):
         high = min(port.width, low + 32) - 1
@@ -317,8 +300,7 @@ def replay_stimulus(vectors: Sequence[dict[str, str]], driven: Sequence[Port]) -
     for index, vector in enumerate(vectors):
         body = [f"in_{n} = {names[n].width}'b{bits};" for n, bits in sorted(vector.items()) if n in names]
         lines.append(f"  {index}: begin {' '.join(body)} end")
-    lines.append("  default: ;")
-    lines.append("endcase")
+    lines += ["  default: ;", "endcase"]
     return "\n".join(lines)
 
 
@@ -329,8 +311,6 @@ def testbench(contract: Contract, ports: Sequence[Port], stimulus: str, *, total
     widest = max([p.width for p in outputs] + [1])
     decls = [f"  reg [{p.width - 1}:0] in_{p.name};" for p in inputs]
     decls += [f"  wire [{p.width - 1}:0] gold_{p.name}, cand_{p.name};" for p in outputs]
-    golden = _connections(ports, "gold_")
-    candidate = _connections(ports, "cand_")
     compare = "\n".join(_compare_output(p, contract.reset_cycles) for p in outputs)
     clock = f"in_{contract.clock}" if contract.clock else None
     edge = f"    #1 {clock} = 1'b1;\n    #5 {clock} = 1'b0;" if clock else "    #6;"
@@ -343,8 +323,8 @@ def testbench(contract: Contract, ports: Sequence[Port], stimulus: str, *, total
   reg failed;
 {chr(10).join(decls)}
 
-  {GOLDEN_PREFIX}{contract.top} golden_dut ({golden});
-  {contract.top} cand_dut ({candidate});
+  {GOLDEN_PREFIX}{contract.top} golden_dut ({_connections(ports, "gold_")});
+  {contract.top} cand_dut ({_connections(ports, "cand_")});
 
   function automatic differs(input [{widest - 1}:0] g, input [{widest - 1}:0] c);
     integer i;
