@@ -130,7 +130,8 @@ def strong_result(verdict: Verdict) -> bool | None:
 
 
 class RtlOracle:
-    """Stage a bench, run the preflight and lint, then let the subclass judge."""
+    """`rtl-lint`, whose preflight and lint are the whole check (it decides syntactic repairs), and the base of the
+    other rtl oracles: stage a bench, run the preflight and lint, then let the subclass judge."""
 
     stage = "lint"
 
@@ -214,7 +215,6 @@ class RtlOracle:
         if dumped is None:
             return _reject("interface", f"the candidate's interface dump is over {PORTS_CAP} bytes; the design "
                            "declares far more than the modules under repair need")
-        found = parse_interface(dumped)
         golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in parse_interface(text).items()
                   if m.startswith(GOLDEN_PREFIX)}
         if missing := [m for m in self.modules if m not in golden]:
@@ -222,7 +222,7 @@ class RtlOracle:
         if (problem := self.contract_problem(golden[self.contract.top])) is not None:
             return Verdict.error(f"{self.case.path}: {problem}")
         try:
-            compare_interfaces(golden, found, self.modules)
+            compare_interfaces(golden, parse_interface(dumped), self.modules)
         except PreflightRejection as exc:
             return _reject(exc.rule, str(exc))
         return golden
@@ -241,10 +241,6 @@ class RtlOracle:
     def judge(self, bench: Bench, ports: tuple[Port, ...], sandbox: Sandbox) -> Verdict:
         return Verdict.ok("lint clean (verilator, iverilog); modules and ports match the interface",
                           metrics={"stage": "lint"})
-
-
-class RtlLintOracle(RtlOracle):
-    """`rtl-lint`: decides syntactic repairs; the preflight and lint are the whole check."""
 
 
 class RtlSimOracle(RtlOracle):
@@ -791,7 +787,7 @@ class RtlTbOracle(RtlOracle):
         return None
 
 
-RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlLintOracle, RtlSpec)
+RTL_LINT = OracleKind("rtl-lint", ("rtl",), RtlOracle, RtlSpec)
 RTL_SIM = OracleKind("rtl-sim", ("rtl",), RtlSimOracle, RtlSpec)
 RTL_EQUIV = OracleKind("rtl-equiv", ("rtl",), RtlEquivOracle, RtlSpec, strong=True, strong_spec=RtlEquivTable,
                        decide=strong_result)

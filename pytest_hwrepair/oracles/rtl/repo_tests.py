@@ -21,22 +21,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...cases.case import Case
-from ...fixers.base import Candidate
 from ...repo.candidate import CandidateError, feedback_text, read_workspace, repo_attempt
 from ...repo.load import RepoParts, RepoTest, is_hdl
 from ...sandbox.base import Execution, Sandbox
 from ...verdict import Category, Verdict
-from ..base import (
-    Judge,
-    Oracle,
-    OracleContext,
-    OracleKind,
-    TreeAttempt,
-    cached_text,
-    content_hash,
-    scratch_workspace,
-    write_files,
-)
+from ..base import Oracle, OracleContext, OracleKind, cached_text, content_hash, scratch_workspace, write_files
 from .preflight import PreflightRejection, check_source_rules, strip_comments
 
 PASS_LINE, FAIL_PREFIX, TRACE_PREFIX = "TEST PASSED", "TEST FAILED", "TRACE "
@@ -180,8 +169,7 @@ def run_steps(bench: Path, role: str, test: RepoTest, timeout: float, sandbox: S
               ctx: OracleContext) -> TestResult:
     """Build, then run; the status the outputs give, before the golden trace comparison."""
     build = run_step(bench, test.build, timeout, sandbox, ctx)
-    failed = _step_status(build, "build")
-    if failed is not None:
+    if (failed := _step_status(build, "build")) is not None:
         return TestResult(test.name, role, failed[0], failed[1], build.tail(LOG_LINES), seconds=build.duration)
     run = run_step(bench, test.run, timeout, sandbox, ctx)
     seconds = build.duration + run.duration
@@ -239,15 +227,11 @@ def verdict_of(results: list[TestResult]) -> Verdict:
 class RepoTree:
     """What running a repository sample asks of the kind: per-instance tests, whole-tree candidates, feedback."""
 
+    attempt = staticmethod(repo_attempt)
+    feedback = staticmethod(feedback_text)
+
     def bind(self, oracle: Oracle, bug: str) -> Oracle:
         return oracle.for_bug(bug) if isinstance(oracle, RepoOracle) else oracle
-
-    def attempt(self, case: Case, snapshot: Mapping[str, str], candidate: Candidate, judge: Judge, *,
-                attempt: int, arm: bool) -> TreeAttempt:
-        return repo_attempt(case, snapshot, candidate, judge, attempt=attempt, arm=arm)
-
-    def feedback(self, verdict: Verdict) -> str:
-        return feedback_text(verdict)
 
 
 # Never a design case's [oracle]: the repository loader sets it (suite=False keeps it out of design cases).
