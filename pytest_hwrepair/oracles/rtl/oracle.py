@@ -124,9 +124,8 @@ def equiv_status(verdict: Verdict) -> str | None:
 
 def strong_result(verdict: Verdict) -> bool | None:
     """A Tier F verdict as the `strong` record field: None when the check could not decide."""
-    if equiv_status(verdict) in (EquivStatus.UNSUPPORTED.value, EquivStatus.TIMEOUT.value):
-        return None
-    return verdict.passed
+    undecided = (EquivStatus.UNSUPPORTED.value, EquivStatus.TIMEOUT.value)
+    return None if equiv_status(verdict) in undecided else verdict.passed
 
 
 class RtlOracle:
@@ -461,10 +460,9 @@ step struct
 
 def check_equivalence(job: EquivJob, sandbox: Sandbox) -> EquivResult:
     """Prove, refute (bounded) or give up, within the job's time budget."""
-    steps = {}
-    for name, script in equiv_scripts(job).items():
-        (job.bench.root / f"{name}.ys").write_text(script + "\n", encoding="utf-8")
-        steps[name] = f"yosys {'-q ' if name in ('stateless', 'struct', 'induct') else ''}-s {name}.ys"
+    scripts = equiv_scripts(job)
+    write_files(job.bench.root, {f"{name}.ys": script + "\n" for name, script in scripts.items()})
+    steps = {n: f"yosys {'-q ' if n in ('stateless', 'struct', 'induct') else ''}-s {n}.ys" for n in scripts}
     flow = STRUCTURAL_FLOW if job.structural_only else FLOW
     ex, ran = run_steps(job.bench, sandbox, steps, flow, timeout=job.timeout, limits=job.limits)
     if ex.timed_out:

@@ -1,13 +1,10 @@
-"""`rtl-repo`: the fail-to-pass / pass-to-pass testbench runner of repository cases.
+"""`rtl-repo`: the fail-to-pass / pass-to-pass testbench runner of repository cases (cases/rtl/repo/README.md).
 
-The bench is a scratch copy of the candidate repository (read without following links), then the
-harness's own copy of every testbench path from the fixed tree: a candidate's testbench edits never run.
-Every HDL design file first passes the rtl source rules (no system tasks, hierarchical references,
-`force`, pragmas, directives, ...), so only harness-owned testbenches print or stop the simulation.
-
-A test passes when its build and run steps succeed within the timeout, the run prints a `TEST PASSED`
-line and no `TEST FAILED` line, and its `TRACE` lines equal those of the same test on the fixed tree
-(computed once, cached outside every workspace): the testbench's own verdict is never trusted alone.
+The bench is a scratch copy of the candidate repository (read without following links) with the harness's own
+copy of every testbench path from the fixed tree; every HDL design file first passes the rtl source rules, so
+only harness-owned testbenches print or stop the simulation. A test passes when it builds and runs in time,
+prints a `TEST PASSED` line and no `TEST FAILED` line, and its `TRACE` lines equal those of the same test on the
+fixed tree (cached outside every workspace): the testbench's own verdict is never trusted alone.
 Bound to an instance (`for_bug`), the oracle runs its F2P then P2P tests; unbound, every test.
 """
 
@@ -138,12 +135,10 @@ _MODULE = re.compile(r"\b(?:module|macromodule|primitive|interface|package|progr
 
 
 def shadowing(design: Mapping[str, str], owned: Mapping[str, str], known: set[str]) -> str | None:
-    """How a candidate's design file would take the place of harness-owned testbench code, or None.
-
-    A lookup made from a testbench (an `include`, a module found in a `-y` library or by name) must find the
-    harness's file whatever the candidate adds: a new file named as a header a testbench includes, or any design
-    file defining a unit a testbench defines, would be found first (the working directory and the design's
-    library folders come before the testbench's)."""
+    """How a candidate's design file would take the place of harness-owned testbench code, or None: a lookup made
+    from a testbench (an `include`, a module found in a `-y` library or by name) must find the harness's file, yet a
+    new file named as a header it includes, or any design file defining one of its units, would be found first (the
+    working directory and the design's library folders come before the testbench's)."""
     includes = {Path(name).name for text in owned.values() for name in _INCLUDE.findall(_COMMENT.sub(" ", text))}
     units = {name for text in owned.values() for name in _MODULE.findall(strip_comments(text))}
     for path in sorted(design):
