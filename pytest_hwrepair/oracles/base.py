@@ -48,8 +48,7 @@ class OracleOptions:
         """Options from a mapping of field names (unknown names are an error: they would be ignored)."""
         if value is None or isinstance(value, OracleOptions):
             return value or cls()
-        unknown = sorted(set(value) - set(cls.__dataclass_fields__))
-        if unknown:
+        if unknown := sorted(set(value) - set(cls.__dataclass_fields__)):
             raise ValueError(f"oracle options: unknown {', '.join(unknown)}")
         return cls(**value)
 

@@ -94,8 +94,7 @@ def run_steps(bench: Bench, sandbox: Sandbox, steps: Mapping[str, str], flow: st
 
 def _read_step(folder: Path, name: str) -> Step | None:
     """A step's log and status as the sandboxed script left them: written by tools the candidate drives."""
-    log = read_capped(folder, f"{name}.log", LOG_CAP)
-    if log is None:
+    if (log := read_capped(folder, f"{name}.log", LOG_CAP)) is None:
         return None
     rc_text = (read_capped(folder, f"{name}.rc", 32) or "").strip()
     return Step(name, int(rc_text) if rc_text.lstrip("-").isdigit() else None, log)

@@ -210,8 +210,7 @@ class RtlOracle:
                                 self.ctx, self.timeout)
         except GoldenPortsError as exc:
             return Verdict.error(str(exc))
-        dumped = _read_ports(bench.root)
-        if dumped is None:
+        if (dumped := _read_ports(bench.root)) is None:
             return _reject("interface", f"the candidate's interface dump is over {PORTS_CAP} bytes; the design "
                            "declares far more than the modules under repair need")
         golden = {m.removeprefix(GOLDEN_PREFIX): p for m, p in parse_interface(text).items()
@@ -749,8 +748,7 @@ class RtlTbOracle(RtlOracle):
                                  for n in (*tb.testbench, *tb.tb_data)})
         files = " ".join(shlex.quote(f"tb/{n}") for n in tb.testbench)
         # Includes resolve next to the testbench files (every folder they sit in), never in the candidate's.
-        folders = sorted({str(Path("tb", n).parent) for n in tb.testbench})
-        includes = " ".join(f"-I {shlex.quote(f)}" for f in folders)
+        includes = " ".join(f"-I {shlex.quote(f)}" for f in sorted({str(Path("tb", n).parent) for n in tb.testbench}))
         design = " ".join(shlex.quote(s) for s in bench.candidate)
         top = f" -s {tb.tb_top}" if tb.tb_top else ""
         steps = {"build": f"iverilog -g2012 {includes} -o tb.vvp{top} {files} {design}",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -138,9 +138,7 @@ class Mismatch:
                 f"expected {self.expected}, got {self.actual}")
 
     def metrics(self, *, replay: bool = False) -> dict[str, object]:
-        found: dict[str, object] = {"cycle": self.cycle, "output": self.output, "expected": self.expected,
-                                    "actual": self.actual}
-        return found if replay else {"seed": self.seed, **found}
+        return {name: value for name, value in asdict(self).items() if not (replay and name == "seed")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,9 +411,8 @@ def simulate(bench: Bench, sandbox: Sandbox, tb_text: str, seeds: Sequence[int],
     ex, ran = run_steps(bench, sandbox, steps, linear(["build", "run"]), timeout=timeout, limits=limits)
     run = ran.get("run")
     log = run.log if run else ""
-    found = _MISMATCH.search(log)
     mismatch = None
-    if found:
+    if found := _MISMATCH.search(log):
         seed, cycle, output, expected, actual = found.groups()
         mismatch = Mismatch(int(seed), int(cycle), output, verilog_literal(expected), verilog_literal(actual))
     return SimResult(ex, ran.get("build"), run, mismatch, tuple(int(s) for s in _DONE.findall(log)))
