@@ -1,21 +1,17 @@
 """RTL oracles, each behind the same preflight and lint: `rtl-lint`, `rtl-sim` (Tier S), `rtl-equiv` (Tier F)
-and `rtl-tb`.
+and `rtl-tb` (a harness-owned testbench or I/O trace table judges the candidate; see docs/importers.md).
 
 Every check works in a scratch bench outside the workspace: `golden.v` holds the case's own sources
 with each declared module renamed `golden_<name>`, `cand/` holds a copy of the candidate's sources.
 A candidate the preflight or lint rejects fails with `lint_fail` (it never ran); a simulation
 mismatch is `test_fail`; a replayed Tier F counterexample is `equiv_fail`.
 
-`rtl-tb` lets a harness-owned testbench judge the candidate (the published benchmarks' own oracles):
-
-* `testbench = [...]`: Verilog testbench files of the case compiled with the candidate's design under Icarus
-  and run; what the run writes (the file `output`, else its standard output) must match the `expected` CSV
-  table (a cell `x` matches anything, a leading `time` column is not compared) and/or `pass_regex`. The
-  candidate cannot print or write files: the preflight forbids system tasks.
-* `table = "tb.csv"`: an I/O trace table (a header of signal names, one row per cycle, decimal values or `x`)
-  replayed into golden and candidate. A recorded output is compared where the golden design's is defined
-  under Icarus; a golden that disagrees with the recording fails as any candidate would, so a trace that
-  does not reproduce here cannot admit its bug. Unrecorded inputs are driven 0 under `init = "zero"`, else X.
+An `rtl-tb` testbench (`testbench = [...]`) runs under Icarus with the candidate's design; what it writes (the
+file `output`, else its standard output) must match the `expected` table and/or `pass_regex`. The candidate
+cannot print or write files: the preflight forbids system tasks. A trace table (`table = "tb.csv"`) is replayed
+into golden and candidate; a recorded output counts where the golden design's is defined under Icarus, and a
+golden that disagrees with the recording fails as any candidate would, so a trace that does not reproduce here
+cannot admit its bug.
 """
 
 from __future__ import annotations
