@@ -66,6 +66,11 @@ def seccomp_profile(arch: str) -> str:
     return json.dumps(profile)
 
 
+def container_labels(run: str, toolchain: str) -> dict[str, str]:
+    """A container's labels; its owner's lets `remove_orphans` find it once the owner is gone."""
+    return {LABEL_TOOL: TOOL, LABEL_RUN: run, LABEL_OWNER: owner_label(), LABEL_TOOLCHAIN: toolchain}
+
+
 def owner_label() -> str:
     """host:pid:start-time of this process; the start time tells a reused pid apart."""
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"

@@ -38,19 +38,7 @@ from . import agent as docker_agent
 from . import images
 from .agent import ENV_SEPARATOR, SIZE, decode_meta, encode_meta, take_record
 from .agent import HEADER as RECORD
-from .engine import (
-    LABEL_OWNER,
-    LABEL_RUN,
-    LABEL_TOOL,
-    LABEL_TOOLCHAIN,
-    TOOL,
-    DockerSandboxError,
-    connect,
-    one_line,
-    owner_label,
-    remove_orphans,
-    seccomp_profile,
-)
+from .engine import DockerSandboxError, connect, container_labels, one_line, remove_orphans, seccomp_profile
 
 # The agent runs as root with four capabilities, every step as 10001 with none (docker_agent.as_step_user).
 USER = "0:0"
@@ -306,7 +294,6 @@ class DockerSandbox:
             raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
         self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
         self.seccomp = seccomp_profile(str(info.get("Architecture", "")))
-        self.owner = owner_label()
         self.idle: dict[Spec, list[Container]] = {}
         self.lock = threading.Lock()
         self.counter = itertools.count(1)
@@ -399,8 +386,7 @@ class DockerSandbox:
     def _start(self, spec: Spec) -> Container:
         self._check_image(spec.image)
         name = f"hwrepair-{spec.toolchain}-{os.getpid()}-{next(self.counter)}-{secrets.token_hex(3)}"
-        labels = {LABEL_TOOL: TOOL, LABEL_RUN: self.run_label, LABEL_OWNER: self.owner,
-                  LABEL_TOOLCHAIN: spec.toolchain}
+        labels = container_labels(self.run_label, spec.toolchain)
         try:
             return Container(self.api, spec, self.host_config(spec), labels, name, self.api_timeout)
         except _Late:
