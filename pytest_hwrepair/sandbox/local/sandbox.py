@@ -568,11 +568,9 @@ class LocalSandbox:
         duration = time.monotonic() - step.start
         timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
         accepted = _joined(step, timed_out)  # a deadline shorter than the jail's start is a timeout
-        notes = ""
-        if not killed:
-            notes = accepted.notes()
-            if accepted.complete:
-                step.back.apply()
+        notes = "" if killed else accepted.notes()
+        if not killed and accepted.complete:
+            step.back.apply()
         step.back.discard()
         return Execution(argv, None if timed_out else proc.returncode, step.out.text(), step.err.text() + notes,
                          duration, timed_out=timed_out, signal=None if timed_out else signal_of(proc.returncode),
@@ -646,9 +644,7 @@ def _take_snapshot(shot: Receiver, batch: Batch, done: list[Execution]) -> None:
     accepted = shot.join()
     if index is None or batch.kept is None or len(done) < index or not done[index - 1].ok or not accepted.complete:
         return
-    leftover = shot.staging / jail.RECORDS  # never in the archive; a command could only have made it after
-    if leftover.exists() or leftover.is_symlink():
-        remove(leftover)
+    remove(shot.staging / jail.RECORDS)  # never in the archive; a command could only have made it after
     os.rename(shot.staging, batch.kept / SNAPSHOT.format(index))
 
 
