@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..settings import Settings, SettingsError
-from .base import Execution, Limits, Sandbox
+from .base import Sandbox
 from .local.sandbox import LocalSandbox
 from .slots import Slots
 
@@ -50,6 +50,3 @@ def make_sandbox(settings: Settings, run_dir: Path) -> Sandbox:
         raise SettingsError(f"--hwrepair-sandbox: {settings.sandbox!r} is not available "
                             f"(known: {', '.join(sorted(SANDBOXES))})") from None
     return factory(settings, run_dir)
-
-
-__all__ = ["SANDBOXES", "Execution", "Limits", "LocalSandbox", "Sandbox", "Slots", "make_sandbox"]

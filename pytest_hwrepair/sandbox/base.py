@@ -1,19 +1,15 @@
 """The sandbox seam: run one command in a workspace under limits, or several commands in turn.
 
-`run_commands` gives one Execution per command that ran, in order, and stops after the first one that did
-not succeed (non-zero exit, signal, timeout), as a caller checking them in turn would. Each command runs
-as a step of its own would: the workspace as the previous command left it, a fresh `/tmp`, nothing the
-previous one left running, at most `timeout` seconds. A command's `keep` file (its output, for checks that
-compare a file) is deleted before it runs and moved, after it ran and before the next command could touch
-it, to `kept/N/NAME` (N counts from 1), where the caller reads it as it would read the workspace. A command
-marked `snapshot` (one a batch at most) that succeeded leaves a copy of the workspace as it then was at
-`kept/N.workspace`, made before the next command starts: what a step of its own would have copied back (only
-directories and regular files, within the step's limits), with nothing of the batch's own records in it.
+`run_commands` gives one Execution per command that ran, in order, stopping after the first that did not
+succeed. Each command runs as a step of its own would: the workspace as the previous one left it, a fresh
+`/tmp`, nothing the previous one left running, at most `timeout` seconds. A command's `keep` file is deleted
+before it runs and moved, before the next command could touch it, to `kept/N/NAME` (N from 1). A command
+marked `snapshot` (one a batch at most) that succeeded leaves at `kept/N.workspace` what a step of its own
+would have copied back (directories and regular files within the step's limits), before the next one starts.
 
-In one closed step, the commands share the step's uid and pid namespace with the launcher that records
-their results, so a command could tamper with a record; that gives it nothing it does not already have,
-because each command is the candidate's own program, which decides its own output and exit status. What
-no command can change stays outside the step: the golden outputs, the comparison, the deadline.
+In one closed step a command shares its uid and pid namespace with the launcher that records results, so it
+could tamper with a record; that gives it nothing, since it already decides its own output and exit status.
+The golden outputs, the comparison and the deadline stay outside the step.
 """
 
 from __future__ import annotations
@@ -77,9 +73,8 @@ class Sandbox(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One command of a batch; `keep` names a workspace file that is its output (`file:NAME` checks); with
-    `snapshot`, the workspace as the command left it (a build, for a later check to start from) is copied back
-    apart when it succeeded (`run_commands`)."""
+    """One command of a batch: `keep` names its output file (`file:NAME` checks); `snapshot` copies the workspace
+    it left back apart (a build for a later check to start from; `run_commands`)."""
 
     argv: str
     keep: str | None = None
@@ -88,7 +83,7 @@ class Command:
 
 @runtime_checkable
 class BatchSandbox(Protocol):
-    """A sandbox that can run several commands of one workspace in one closed step (optional)."""
+    """A sandbox that can run several commands of one workspace in one closed step."""
 
     def run_batch(self, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
                   kept: Path | None = None) -> list[Execution]: ...
@@ -99,8 +94,8 @@ SNAPSHOT = "{}.workspace"  # under `kept`: the workspace after the N-th command,
 
 def run_commands(sandbox: Sandbox, workdir: Path, commands: Sequence[Command], *, timeout: float, limits: Limits,
                  kept: Path | None = None) -> list[Execution]:
-    """Run `commands` in turn in `workdir` (see the module's text); `kept`, needed when a command keeps a
-    file, is an empty directory on the workspace's filesystem."""
+    """Run `commands` in turn; `kept`, needed when a command keeps a file, is an empty directory on the
+    workspace's filesystem."""
     if kept is None and any(c.keep or c.snapshot for c in commands):
         raise ValueError("run_commands: a command keeps a file or a snapshot but no `kept` directory was given")
     if sum(c.snapshot for c in commands) > 1:

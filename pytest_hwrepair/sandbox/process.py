@@ -41,11 +41,8 @@ def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
 
 
 def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
-    """Wait for a child to end, woken by its exit; False when `timeout` seconds pass first.
-
-    `Popen.wait(timeout=...)` polls with sleeps of up to 50 ms, so every step would end up to 50 ms late;
-    a pidfd becomes readable the moment the process exits.
-    """
+    """Wait for a child to end, woken by its exit (a pidfd; `Popen.wait` polls with sleeps of up to 50 ms);
+    False when `timeout` seconds pass first."""
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):  # no pidfd on this kernel, or the child is already reaped

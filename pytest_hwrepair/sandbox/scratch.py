@@ -1,9 +1,8 @@
 """Scratch directories (workspaces, agent copies, step folders) that a killed run does not leave behind.
 
-Every directory a process makes lives in one owner directory of that process, under the temporary
-directory, holding a lock file the process keeps locked while it lives. The lock goes with the process,
-however it dies (SIGKILL included), so the first scratch directory of any later process sweeps every owner
-directory whose lock it can take: the leftovers of dead owners, never a live run's.
+Each lives in an owner directory of its process under the temporary directory, holding a lock file the
+process keeps locked while it lives. The lock goes with the process however it dies (SIGKILL included), so
+the first scratch directory of a later process sweeps every owner directory whose lock it can take.
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ def make(prefix: str) -> Path:
 
 @contextlib.contextmanager
 def directory(prefix: str) -> Iterator[Path]:
-    """A scratch directory for the block."""
     path = make(prefix)
     try:
         yield path
@@ -60,16 +58,13 @@ def owner_dir() -> Path:
 
 def sweep(base: Path) -> int:
     """Remove the owner directories under `base` whose owner is gone; returns how many went."""
-    removed = 0
     try:
-        entries = list(os.scandir(base))
+        dead = [Path(e.path) for e in os.scandir(base) if e.name.startswith(OWNER_PREFIX) and _dead_owner(Path(e.path))]
     except OSError:
         return 0
-    for entry in entries:
-        if entry.name.startswith(OWNER_PREFIX) and _dead_owner(Path(entry.path)):
-            remove(Path(entry.path))
-            removed += 1
-    return removed
+    for path in dead:
+        remove(path)
+    return len(dead)
 
 
 def _dead_owner(path: Path) -> bool:

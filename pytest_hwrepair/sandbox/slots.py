@@ -66,12 +66,9 @@ class Slots:
         return None
 
     def _wait(self) -> tuple[int, list[int]]:
-        """Poll for a slot; only the first waiter polls, the others sleep in the kernel on the queue lock.
-
-        With sixteen workers waiting on two slots, sixteen pollers would wake the CPU the slot holders need; one
-        poller every few milliseconds costs next to nothing, and a freed slot stays idle at most that long (a step
-        of an oracle takes tens of milliseconds: polling every 50 ms left a core idle for much of one).
-        """
+        """Poll for a slot; only the first waiter polls, the others sleep in the kernel on the queue lock: many
+        pollers would take the CPU the slot holders need, and a step takes tens of milliseconds, so one poller
+        every few milliseconds keeps a freed slot idle only that long."""
         queue = lock(self.directory / "queue.lock", 0o600 if self.private else 0o666, wait=True)
         assert queue is not None
         try:

@@ -45,10 +45,8 @@ def with_marker(data: bytes, dropped: int) -> str:
 
 
 def read_untrusted(root: Path, name: str, cap: int = READ_CAP, *, whole: bool = False) -> UntrustedText:
-    """Read `root/name` without following any link on the way; raises UntrustedFileError or OSError.
-
-    With `whole`, a file larger than `cap` is refused before any of it is read.
-    """
+    """Read `root/name` without following any link on the way; raises UntrustedFileError or OSError. With
+    `whole`, a file larger than `cap` is refused before any of it is read."""
     parts = Path(name).parts
     if Path(name).is_absolute() or ".." in parts or not parts:
         raise UntrustedFileError(f"{name!r}: not a relative path inside the workspace")

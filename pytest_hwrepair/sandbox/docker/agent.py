@@ -1,19 +1,14 @@
 """The step agent: PID 1 of every hwrepair container; runs one command per request under limits.
 
-The sandbox starts each container with a bootstrap that reads this file's source from stdin, so the
-agent always matches the host's package and image recipes hold toolchains only.
+A bootstrap reads this file's source from stdin, so the agent always matches the host's package. It runs on
+the image's python3-minimal: only standard library modules that package ships.
 
-It speaks a record protocol over the container's attached stdin and stdout. A record is one kind
-byte, a four-byte big-endian payload length and the payload. The host sends `S` (a step: the length
-of the metadata, the metadata, then a tar of the workspace); the agent answers `O` (stdout kept),
-`E` (stderr kept), `A` (a tar of the files the step created or changed), `D` (deleted paths), `K`
-(files too large to copy back) and finally `R` (the result), or `X` (the agent itself failed).
-Metadata is `key=value` pairs separated by NUL bytes.
-
-End of input on stdin means the host is gone: the agent kills every process of the sandbox user
-and exits, so the container stops with its owner (a killed pytest leaves nothing running).
-
-It runs on the image's python3-minimal: only standard library modules that package ships.
+Records over the attached stdin and stdout: one kind byte, a four-byte big-endian payload length, the payload.
+The host sends `S` (a step: the metadata's length, the metadata, a tar of the workspace); the agent answers
+`O` (stdout kept), `E` (stderr kept), `A` (a tar of the files the step created or changed), `D` (deleted
+paths), `K` (files too large to copy back) and `R` (the result), or `X` (the agent itself failed). Metadata
+is `key=value` pairs separated by NUL bytes. End of input means the host is gone: the agent kills every
+process of the sandbox user and exits, so the container stops with its owner.
 """
 
 from __future__ import annotations
@@ -44,11 +39,9 @@ ENV_SEPARATOR = "\x1e"  # between the NAME=VALUE pairs a step adds to ENV (cmd: 
 
 
 def as_step_user() -> dict[str, Any]:
-    """Subprocess options that run a step (and its workspace chores) as the sandbox user, not as the agent.
-
-    The agent runs as root with four capabilities (setuid, setgid, kill, dac_read_search), so that a
-    step, which has none, cannot open the agent's /proc entries: its channel to the host, its memory.
-    """
+    """Subprocess options that run a step (and its workspace chores) as the sandbox user: the agent runs as root
+    with four capabilities, so a step, which has none, cannot open the agent's /proc entries (its channel, its
+    memory)."""
     return {"user": STEP_UID, "group": STEP_UID, "extra_groups": []} if os.geteuid() == 0 else {}
 
 
@@ -124,7 +117,7 @@ class Capture:
         return True
 
     def finish(self) -> None:
-        """Read to the end; every writer is dead by now, so this cannot block for long."""
+        """Read to the end (every writer is dead by now)."""
         while self.open and self.read():
             pass
 
@@ -163,10 +156,8 @@ def aslr_wrapper() -> list[str]:
 
 
 def reset(keep: tuple[str, ...] = ()) -> None:
-    """A fresh, empty work directory and empty scratch directories for every step.
-
-    `keep`: the read-only mounts of the container (an agent's files may live under /tmp on the host).
-    """
+    """A fresh, empty work directory and empty scratch directories; `keep`: the read-only mounts of the
+    container (an agent's files may live under /tmp on the host)."""
     scratch = [os.path.join(d, n) for d in SCRATCH if os.path.isdir(d) for n in os.listdir(d)]
     doomed = [WORK] + [p for p in scratch if not any(m == p or m.startswith(p + "/") for m in keep)]
     user = as_step_user()
@@ -190,11 +181,8 @@ def unpack(archive: bytes) -> None:
 
 
 def snapshot() -> Snapshot:
-    """Kind, size and mtime of everything in the work directory (kind: 0 dir, 1 file, 2 other).
-
-    Without recursion and at most MAX_DEPTH levels deep: a step may leave a tree thousands of levels
-    deep, which stays behind (kind 2) instead of taking the agent down.
-    """
+    """Kind (0 dir, 1 file, 2 other), size, mtime and mode of everything in the work directory, without
+    recursion and at most MAX_DEPTH levels deep: a deeper tree a step leaves stays behind (kind 2)."""
     seen: Snapshot = {}
     stack = [("", 0)]
     while stack:
@@ -243,12 +231,8 @@ def pack(paths: list[str]) -> bytes:
 
 def _child() -> None:
     """Between fork and exec: the step, not the agent, is what the OOM killer should pick."""
-    try:
-        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
-        os.write(fd, b"1000")
-        os.close(fd)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "wb", buffering=0) as fh:
+        fh.write(b"1000")
 
 
 def execute(meta: dict[str, str], channel: Channel, aslr: list[str]) -> tuple[dict[str, str], Capture, Capture]:

@@ -16,20 +16,17 @@ TOOL = "pytest-hwrepair"
 LABEL_RUN = "org.hwrepair.run"
 LABEL_OWNER = "org.hwrepair.owner"
 LABEL_TOOLCHAIN = "org.hwrepair.toolchain"
-# Denied on top of what a non-root user without capabilities may do anyway: kernel attack surface
-# (user namespaces, keyrings, bpf, io_uring, perf, userfaultfd), privileged operations, and ptrace and
-# cross-process memory access (a step must not take over the agent, which runs as the same user). Everything
-# else is allowed, `personality` included: candidates run with address-space randomisation off, which
-# the engine's default profile forbids.
+# Denied on top of what a user without capabilities may do anyway: kernel attack surface (user namespaces,
+# keyrings, bpf, io_uring, perf, userfaultfd), privileged operations, ptrace and cross-process memory access (a
+# step must not take over the agent). The rest is allowed, `personality` included (randomisation off).
 DENIED_SYSCALLS = (
     "acct", "add_key", "bpf", "clock_adjtime", "clock_settime", "create_module", "delete_module",
     "finit_module", "fsconfig", "fsmount", "fsopen", "fspick", "get_kernel_syms", "init_module", "io_uring_enter",
     "io_uring_register", "io_uring_setup", "ioperm", "iopl", "kexec_file_load", "kexec_load", "keyctl",
     "lookup_dcookie", "mount", "mount_setattr", "move_mount", "name_to_handle_at", "nfsservctl",
     "open_by_handle_at", "open_tree", "perf_event_open", "pivot_root", "process_vm_readv", "process_vm_writev",
-    "ptrace", "query_module", "quotactl", "reboot",
-    "request_key", "setns", "settimeofday", "swapoff", "swapon", "_sysctl", "sysfs", "umount", "umount2",
-    "unshare", "uselib", "userfaultfd", "ustat", "vm86", "vm86old", "vhangup",
+    "ptrace", "query_module", "quotactl", "reboot", "request_key", "setns", "settimeofday", "swapoff", "swapon",
+    "_sysctl", "sysfs", "umount", "umount2", "unshare", "uselib", "userfaultfd", "ustat", "vm86", "vm86old", "vhangup",
 )
 # clone() flags that create namespaces; clone3 answers ENOSYS so that the C library falls back to clone.
 NAMESPACE_FLAGS = (0x00000080, 0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000,
@@ -67,6 +64,11 @@ def seccomp_profile(arch: str) -> str:
     if arch in ARCHES:
         profile["architectures"] = ARCHES[arch]
     return json.dumps(profile)
+
+
+def container_labels(run: str, toolchain: str) -> dict[str, str]:
+    """A container's labels; its owner's lets `remove_orphans` find it once the owner is gone."""
+    return {LABEL_TOOL: TOOL, LABEL_RUN: run, LABEL_OWNER: owner_label(), LABEL_TOOLCHAIN: toolchain}
 
 
 def owner_label() -> str:

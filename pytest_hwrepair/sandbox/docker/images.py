@@ -49,29 +49,21 @@ class ImageError(RuntimeError):
     """An image could not be built, found or removed."""
 
 
-# ---------------------------------------------------------------- recipes and tags
-
-
 def recipe_files(name: str) -> list[tuple[str, bytes]]:
     """The files of one recipe, sorted; caches and hidden files are not part of it."""
     root = RECIPES / name
     if not (root / "Dockerfile").is_file():
         raise ImageError(f"no recipe {name!r} (known: {', '.join(PARENTS)})")
-    files = []
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if path.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in rel.parts) \
-                and path.suffix != ".pyc":
-            files.append((rel.as_posix(), path.read_bytes()))
-    return files
+    return [(path.relative_to(root).as_posix(), path.read_bytes()) for path in sorted(root.rglob("*"))
+            if path.is_file() and path.suffix != ".pyc"
+            and not any(p.startswith(".") or p == "__pycache__" for p in path.relative_to(root).parts)]
 
 
 @cache
 def recipe_hash(name: str) -> str:
     """A hash of the recipe and of every recipe it builds on."""
-    h = hashlib.sha256()
     parent = PARENTS[name]
-    h.update((recipe_hash(parent) if parent else "root").encode())
+    h = hashlib.sha256((recipe_hash(parent) if parent else "root").encode())
     for rel, data in recipe_files(name):
         h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()[:12]
@@ -93,12 +85,8 @@ def chain(names: Iterable[str]) -> list[str]:
     for name in names:
         if name not in PARENTS:
             raise ImageError(f"no image {name!r} (known: {', '.join(PARENTS)})")
-        lineage: list[str] = []
-        current: str | None = name
-        while current is not None:
-            lineage.append(current)
-            current = PARENTS[current]
-        order += [n for n in reversed(lineage) if n not in order]
+        parent = PARENTS[name]
+        order += [n for n in [*chain([parent] if parent else []), name] if n not in order]
     return order
 
 
@@ -112,9 +100,6 @@ def context_tar(name: str) -> io.BytesIO:
             tar.addfile(info, io.BytesIO(data))
     buf.seek(0)
     return buf
-
-
-# ---------------------------------------------------------------- engine calls with deadlines
 
 
 def with_deadline(call: Callable[[], T], seconds: float, what: str) -> T:
@@ -149,9 +134,6 @@ def exists(api: Any, ref: str) -> bool:
 
 def image_size(api: Any, ref: str) -> int:
     return int(api.inspect_image(ref)["Size"])
-
-
-# ---------------------------------------------------------------- building
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,17 +234,13 @@ def debootstrap_root(api: Any, ref: str, mirror: str, log: Callable[[str], None]
 
 def prune_root(target: Path) -> None:
     """What a container never needs: package caches, manuals, translations (copyright files stay)."""
-    for sub in ("usr/share/man", "usr/share/info", "usr/share/locale", "var/lib/apt/lists", "var/cache/apt"):
-        for entry in (target / sub).glob("*"):
-            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+    doomed = [entry for sub in ("usr/share/man", "usr/share/info", "usr/share/locale", "var/lib/apt/lists",
+                                "var/cache/apt") for entry in (target / sub).glob("*")]
     for package in (target / "usr/share/doc").glob("*"):
         if package.is_dir() and not package.is_symlink():
-            for entry in package.iterdir():
-                if entry.name != "copyright":
-                    shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-
-
-# ---------------------------------------------------------------- listing and cleaning
+            doomed += [entry for entry in package.iterdir() if entry.name != "copyright"]
+    for entry in doomed:
+        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
 
 
 def tool_images(api: Any) -> list[dict[str, Any]]:
@@ -297,9 +275,6 @@ def clean(api: Any, *, stale_only: bool, log: Callable[[str], None] = print) -> 
         removed += 1
         log(f"removed {tag} ({name})")
     return containers, removed
-
-
-# ---------------------------------------------------------------- command line
 
 
 def mb(size: int) -> str:

@@ -1,16 +1,13 @@
 """The docker sandbox: the local sandbox's contract (DESIGN §7) in containers of pinned toolchain images.
 
-Each container runs the step agent (`agent.py`, sent at start) as PID 1 and keeps its stdin
-attached to this process. A step sends the workspace as a tar over that stream, the agent runs
-the command in a fresh, empty work directory under rlimits with address-space randomisation off,
-then answers with the captured output and the files the step created or changed, which land in the
-host workspace. Containers have no network, a read-only root, tmpfs work directories, a non-root
-user, no capabilities, no-new-privileges, a seccomp profile and memory / pids / CPU limits.
+Each container runs the step agent (`agent.py`, sent at start) as PID 1 with its stdin attached to this
+process: a step sends the workspace as a tar, the agent runs the command in a fresh work directory and answers
+with the output and the files the step created or changed. Containers have no network, a read-only root, a
+non-root step user, no capabilities, no-new-privileges, a seccomp profile and memory / pids / CPU limits.
 
-No leaks: when this process ends, however it ends, its end of the attached stream closes, the
-agent sees end of input, kills everything and exits, and the engine removes the container
-(`auto_remove`). Containers carry the run and their owner (host, pid, process start time); leftovers
-of dead owners are removed at the next start and by `hwrepair images clean`.
+No leaks: however this process ends, the agent sees end of input, kills everything and exits, and the engine
+removes the container (`auto_remove`); leftovers of dead owners (a label: host, pid, start time) are removed
+at the next start and by `hwrepair images clean`.
 """
 
 from __future__ import annotations
@@ -41,22 +38,9 @@ from . import agent as docker_agent
 from . import images
 from .agent import ENV_SEPARATOR, SIZE, decode_meta, encode_meta, take_record
 from .agent import HEADER as RECORD
-from .engine import (
-    LABEL_OWNER,
-    LABEL_RUN,
-    LABEL_TOOL,
-    LABEL_TOOLCHAIN,
-    TOOL,
-    DockerSandboxError,
-    connect,
-    one_line,
-    owner_label,
-    remove_orphans,
-    seccomp_profile,
-)
+from .engine import DockerSandboxError, connect, container_labels, one_line, remove_orphans, seccomp_profile
 
-# The container's user is root with four capabilities (see docker_agent.as_step_user): the agent
-# runs every step as 10001, which has none and cannot reach the agent's /proc entries.
+# The agent runs as root with four capabilities, every step as 10001 with none (docker_agent.as_step_user).
 USER = "0:0"
 AGENT_CAPS = ["SETUID", "SETGID", "KILL", "DAC_READ_SEARCH"]
 # PID 1 of every container: reads the agent's source (a length line, then the code) from stdin and runs it.
@@ -255,7 +239,6 @@ class Container:
         return self.link.diagnostics.decode("utf-8", "replace")[-2000:] if self.link else ""
 
     def close(self) -> None:
-        """End the agent's input (it exits, the engine removes the container), then make sure."""
         self.hang_up()
         self.remove()
 
@@ -296,8 +279,7 @@ class DockerSandbox:
         if mode not in MODES:
             raise ValueError(f"docker sandbox mode {mode!r} is not one of {', '.join(MODES)}")
         self.run_label = run or time.strftime("%Y%m%d-%H%M%S")
-        self.slots, self.mode, self.cpus, self.api_timeout = slots, mode, cpus, api_timeout
-        self.cuda_home = cuda_home
+        self.slots, self.mode, self.cpus, self.api_timeout, self.cuda_home = slots, mode, cpus, api_timeout, cuda_home
         self.client = client or connect(api_timeout)
         self.api = self.client.api
         try:
@@ -312,7 +294,6 @@ class DockerSandbox:
             raise DockerSandboxError(f"--hwrepair-docker-timeout: must be more than 0, got {api_timeout:g}")
         self.gpus = "nvidia" in (info.get("Runtimes") or {}) or (_local_engine() and Path("/dev/nvidiactl").exists())
         self.seccomp = seccomp_profile(str(info.get("Architecture", "")))
-        self.owner = owner_label()
         self.idle: dict[Spec, list[Container]] = {}
         self.lock = threading.Lock()
         self.counter = itertools.count(1)
@@ -324,7 +305,6 @@ class DockerSandbox:
             return self._run(workdir.resolve(), argv, timeout, limits)
 
     def close(self) -> None:
-        """Stop and remove every container of this sandbox."""
         with self.lock:
             containers = [c for pool in self.idle.values() for c in pool]
             self.idle.clear()
@@ -406,8 +386,7 @@ class DockerSandbox:
     def _start(self, spec: Spec) -> Container:
         self._check_image(spec.image)
         name = f"hwrepair-{spec.toolchain}-{os.getpid()}-{next(self.counter)}-{secrets.token_hex(3)}"
-        labels = {LABEL_TOOL: TOOL, LABEL_RUN: self.run_label, LABEL_OWNER: self.owner,
-                  LABEL_TOOLCHAIN: spec.toolchain}
+        labels = container_labels(self.run_label, spec.toolchain)
         try:
             return Container(self.api, spec, self.host_config(spec), labels, name, self.api_timeout)
         except _Late:

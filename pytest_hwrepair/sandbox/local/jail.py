@@ -1,9 +1,8 @@
 """The closed step: what exists inside a bubblewrap sandbox, listed explicitly.
 
-Inside a step there are only the workspace (a size-capped tmpfs at /sandbox/ws), the system and
-toolchain directories (read-only), a minimal /etc, a private size-capped /tmp, a /proc of the
-step's own pid namespace and a minimal /dev. No checkout, run directory, cache or home directory
-is mounted: a candidate cannot include, read or link to what it cannot see.
+Only the workspace (a size-capped tmpfs at /sandbox/ws), the system and toolchain directories (read-only), a
+minimal /etc, a private size-capped /tmp, the step's own /proc and a minimal /dev: no checkout, run directory,
+cache or home, so a candidate cannot include, read or link to what it cannot see.
 """
 
 from __future__ import annotations
@@ -122,16 +121,11 @@ def system_mounts() -> tuple[str, ...]:
 
 def toolkit_dirs() -> list[str]:
     """The CUDA toolkit's directory when it lives outside the system directories."""
-    found: list[str] = []
     candidates = [os.environ.get(name) for name in TOOLKIT_VARS]
-    nvcc = shutil.which("nvcc")
-    if nvcc:
+    if nvcc := shutil.which("nvcc"):
         candidates.append(str(Path(os.path.realpath(nvcc)).parent.parent))
-    for candidate in filter(None, candidates):
-        real = os.path.realpath(candidate)
-        if os.path.isdir(real) and not _under_system(real) and real not in found:
-            found.append(real)
-    return found
+    real = [os.path.realpath(candidate) for candidate in candidates if candidate]
+    return list(dict.fromkeys(path for path in real if os.path.isdir(path) and not _under_system(path)))
 
 
 def _under_system(path: str) -> bool:
@@ -188,9 +182,8 @@ def launcher_argv(argv: str, workdir: str, kill: bool, fd_in: int, fd_out: int, 
 
 def batch_argv(batch: Sequence[Command], mark: str, fd_in: int, fd_out: int, timeout: float,
                snapshot: int | None = None) -> list[str]:
-    """The batch launcher's command line: the commands run in turn, their outputs separated by SEPARATOR with
-    `mark`; the workspace after the command numbered `snapshot` goes to that fd. Inside bubblewrap only: it
-    kills between commands, which needs a pid namespace of its own."""
+    """The batch launcher's command line (`snapshot`: the fd for the workspace after its command); inside
+    bubblewrap only: it kills between commands, which needs a pid namespace of its own."""
     commands = (part for c in batch for part in (c.argv, c.keep or "", "1" if c.snapshot else "0"))
     return ["/bin/bash", "--noprofile", "--norc", "-c", BATCH_LAUNCHER, "hwrepair-steps", "", WORK, "kill",
             str(fd_in), str(fd_out), f"{max(timeout, 0.01):.3f}", mark, "-" if snapshot is None else str(snapshot),

@@ -1,17 +1,14 @@
 """The local sandbox: a closed bubblewrap step where available, else a plain subprocess with rlimits.
 
-A step's first process starts through a shell gate where setpriv is installed: the process waits on its stdin,
-a pipe, while the harness sets its rlimits (prlimit) and, on cgroup v2, moves it into the step's cgroup; on v1
-it moves itself (no global lock for a thread moving itself), then drops to the step's uid and becomes the step.
-No Python runs between fork and exec, so Popen can use vfork: a worker's fork (its page tables copied, Python
-touching its heap in the child) costs milliseconds a step. Without setpriv, the uid drop runs between fork and
-exec. Either way nothing of the step runs before it is in its group, under its limits, with address-space
-randomisation off (DESIGN §7).
+With setpriv installed, a step's first process is a shell gate that waits on its stdin while the harness sets
+its rlimits (prlimit) and cgroup, then drops to the step's uid and execs the step: no Python runs between fork
+and exec, so Popen can use vfork (a worker's fork costs milliseconds a step). Without setpriv, the uid drop runs
+between fork and exec. Either way nothing of the step runs before it is in its group, under its limits, with
+address-space randomisation off (DESIGN §7).
 
-A step's memory and process limits hold for it as a whole in one control group per step: cgroup v2 where the
-unified hierarchy has the memory and pids controllers for us, else the v1 memory and pids hierarchies, each
-under the cgroup this process already lives in (so a step never escapes a limit its owner is under). Neither is
-writable without root: then the step keeps its per-process rlimits only, and one warning says so.
+Memory and process limits hold for a step as a whole in one control group per step (v2, else v1 memory and
+pids), under this process's own cgroup so a step never escapes a limit its owner is under. Without a writable
+hierarchy (no root) a step keeps its per-process rlimits only, and one warning says so.
 """
 
 from __future__ import annotations
@@ -52,14 +49,14 @@ TMP_SIZE = 512 << 20
 PACK_GRACE = 15.0
 _T = TypeVar("_T")
 # One machine-wide place, never under TMPDIR: two runs with different TMPDIR must not hand out the same uid
-# (each kills every process of its uid when a step ends). The same slot of the pool earlier releases kept
-# in /tmp is held too, so a run of an older release on this machine never shares one.
+# (each kills every process of its uid when a step ends). The same slot of the /tmp pool of older releases is
+# held too, so a run of an older release on this machine never shares one.
 UID_LOCKS = Path("/run/lock/hwrepair-uids")
 UID_POOL = Slots(UID_LOCKS, 128, private=True, also=Slots(Path("/tmp/hwrepair-uids"), 128))
 ADDR_NO_RANDOMIZE = 0x0040000
-# A step's first process: it waits for the harness to put it under its rlimits (and, on cgroup v2, in its
-# cgroup) with a line on stdin; on cgroup v1 it moves itself into the N groups whose `tasks` files follow N
-# (nothing runs if one refuses), then becomes the step with stdin closed to /dev/null.
+# A step's first process: waits for "go" on stdin (the harness has set its rlimits and, on cgroup v2, its
+# cgroup), moves itself into the N v1 groups whose `tasks` files follow N (nothing runs if one refuses), then
+# becomes the step with stdin closed to /dev/null.
 GATE_SHELL = "/bin/sh"
 GATE = ('read -r go && [ "$go" = go ] || exit 125; n=$1; shift; '
         'while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@" </dev/null')
@@ -79,9 +76,8 @@ class StepGroup:
 
     dirs: tuple[Path, ...]
     kill_file: Path | None = None
-    # v1: the `tasks` files a single-threaded process writes "0" to, to move itself in. The kernel takes no
-    # global lock for a thread moving itself (writing another process's pid waits for an RCU grace period:
-    # 3 to 5 ms a step on the development machine against about 0.5 ms).
+    # v1: the `tasks` files a process writes "0" to, to move itself in: no global lock for a thread moving
+    # itself, where writing another's pid waits for an RCU grace period (3 to 5 ms a step against 0.5 ms).
     self_attach: tuple[Path, ...] = ()
 
     def attach(self, pid: int | None = None) -> None:
@@ -139,10 +135,8 @@ def _writable(folder: Path) -> bool:
 
 def _v2_parent(root: Path, proc_cgroup: str) -> Path | None:
     """A v2 cgroup of ours whose children may get memory and pids limits, or None."""
-    if not (root / "cgroup.controllers").exists():
-        return None
     mine = own_path("", proc_cgroup)
-    if mine is None:
+    if mine is None or not (root / "cgroup.controllers").exists():
         return None
     parent = root / mine.lstrip("/")
     control = parent / "cgroup.subtree_control"
@@ -219,9 +213,8 @@ class Cgroups:
 
 
 class _Reaper:
-    """Removes emptied step groups on a thread of its own: a directory of an empty cgroup takes the kernel a
-    while to remove (a third of a millisecond each on cgroup v1), time the next step need not wait for.
-    Groups still queued when the process ends are removed by the next run (`remove_stale`)."""
+    """Removes emptied step groups on a thread, so the next step need not wait for the kernel (a third of a
+    millisecond a group on v1); groups still queued at exit go with the next run's `remove_stale`."""
 
     def __init__(self) -> None:
         self.queue: queue.SimpleQueue[StepGroup] = queue.SimpleQueue()
@@ -374,8 +367,8 @@ def _libc() -> ctypes.CDLL | None:
 
 
 class Drain:
-    """Reads a pipe to the end on a thread, keeping the first `cap` bytes; with `mark`, the stream is cut at
-    each separator into one part per command of a batch, each part capped by itself."""
+    """Reads a pipe to the end on a thread, keeping the first `cap` bytes; `mark` cuts it into one part per
+    command of a batch, each capped by itself."""
 
     def __init__(self, stream: IO[bytes] | None, cap: int, mark: bytes | None = None) -> None:
         assert stream is not None
@@ -414,7 +407,7 @@ class Drain:
         self.thread.join()
 
     def text(self, part: int = 0) -> str:
-        """The kept text of one part (the whole stream without a separator), with a marker when capped."""
+        """The kept text of one part, with a marker when capped."""
         if part >= len(self.parts):
             return ""
         chunks, (_, dropped) = self.parts[part]
@@ -428,10 +421,7 @@ class NoIsolationWarning(UserWarning):
     """bubblewrap is missing: steps run as plain subprocesses with rlimits only."""
 
 
-NO_LIMITS = Limits()
-
-
-def scrubbed_env(workdir: str, tmpdir: str, limits: Limits = NO_LIMITS, *, closed: bool = False) -> dict[str, str]:
+def scrubbed_env(workdir: str, tmpdir: str, limits: Limits, *, closed: bool = False) -> dict[str, str]:
     """The whole environment of a step: a fixed allow-list, never pytest's own variables."""
     env = {k: os.environ[k] for k in PASSED_ENV if k in os.environ}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -578,11 +568,9 @@ class LocalSandbox:
         duration = time.monotonic() - step.start
         timed_out = killed or (proc.returncode in (124, 137) and duration >= timeout)
         accepted = _joined(step, timed_out)  # a deadline shorter than the jail's start is a timeout
-        notes = ""
-        if not killed:
-            notes = accepted.notes()
-            if accepted.complete:
-                step.back.apply()
+        notes = "" if killed else accepted.notes()
+        if not killed and accepted.complete:
+            step.back.apply()
         step.back.discard()
         return Execution(argv, None if timed_out else proc.returncode, step.out.text(), step.err.text() + notes,
                          duration, timed_out=timed_out, signal=None if timed_out else signal_of(proc.returncode),
@@ -613,12 +601,9 @@ class LocalSandbox:
             if step.shot is not None and not killed:
                 _take_snapshot(step.shot, batch, done)
             if not killed and accepted.complete:
-                try:  # what came back holds only directories and regular files the harness may remove
-                    shutil.rmtree(records, ignore_errors=False)
-                except FileNotFoundError:
-                    pass
-                except OSError:
-                    remove(records)
+                # What came back holds only directories and regular files; `remove` takes what rmtree could not.
+                shutil.rmtree(records, ignore_errors=True)
+                remove(records)
                 step.back.apply()
             return done
         finally:
@@ -649,21 +634,17 @@ class Batch:
 
     @property
     def snapshot(self) -> int | None:
-        """The number (from 1) of the command whose workspace is copied back apart, if any (`run_commands`
-        allows at most one, and only with a `kept` directory)."""
+        """The number (from 1) of the command whose workspace is copied back apart, if any."""
         return next((n for n, c in enumerate(self.commands, 1) if c.snapshot), None)
 
 
 def _take_snapshot(shot: Receiver, batch: Batch, done: list[Execution]) -> None:
-    """Move the workspace the snapshot command left to `kept/N.workspace`: only when that command succeeded and
-    the whole of it came back."""
+    """Move the snapshot command's workspace to `kept/N.workspace` when it succeeded and all of it came back."""
     index = batch.snapshot
     accepted = shot.join()
     if index is None or batch.kept is None or len(done) < index or not done[index - 1].ok or not accepted.complete:
         return
-    leftover = shot.staging / jail.RECORDS  # never in the archive; a command could only have made it after
-    if leftover.exists() or leftover.is_symlink():
-        remove(leftover)
+    remove(shot.staging / jail.RECORDS)  # never in the archive; a command could only have made it after
     os.rename(shot.staging, batch.kept / SNAPSHOT.format(index))
 
 

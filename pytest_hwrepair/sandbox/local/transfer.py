@@ -1,10 +1,9 @@
 """Moving a workspace into a closed step and its results back out, within limits.
 
-A step never sees the host workspace: its files go in as a tar, and what the step left behind
-comes back as a tar the step's own processes could have written. So the way back accepts only
-directories and regular files, at bounded depth, path length, count and size; links, FIFOs and
-devices stay behind with a note. The host workspace then holds exactly what was accepted, which
-the harness can walk, read and delete without meeting anything a candidate built to trip it up.
+A step never sees the host workspace: its files go in as a tar, and what it left comes back as a tar its own
+processes could have written. The way back accepts only directories and regular files, at bounded depth, path
+length, count and size (links, FIFOs and devices stay behind with a note), so the harness can walk, read and
+delete the host workspace without meeting anything a candidate built to trip it up.
 """
 
 from __future__ import annotations
@@ -102,10 +101,7 @@ def memfd_of(data: bytes, name: str) -> int:
 
 def receive(stream: IO[bytes], staging: Path, limits: CopyLimits) -> Accepted:
     """Read a step's archive from `stream` into the empty directory `staging`; never raises for its content.
-
-    The stream is as long as the step's size-capped tmpfs allows; files past the byte budget are read
-    over and left behind.
-    """
+    Files past the byte budget are read over (the step's tmpfs caps the stream) and left behind."""
     result = Accepted()
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tar:
@@ -292,5 +288,4 @@ class Receiver:
         replace_contents(self.workdir, self.staging)
 
     def discard(self) -> None:
-        if self.staging.exists():
-            remove(self.staging)
+        remove(self.staging)

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from pytest_hwrepair.sandbox.docker import images
-from pytest_hwrepair.sandbox.docker.sandbox import LABEL_OWNER, LABEL_RUN, DockerSandbox, owner_label
+from pytest_hwrepair.sandbox.docker.engine import LABEL_OWNER, LABEL_RUN, owner_label
+from pytest_hwrepair.sandbox.docker.sandbox import DockerSandbox
 
 docker = pytest.importorskip("docker")
 
