@@ -1,16 +1,9 @@
-"""The report model assembled from merged runs: per-bug rows, grouped rows with bootstrap intervals, the
-statistics (correlations, class splits, paired fixer tests, run comparisons) and the evaluation cards.
+"""The report model from merged runs: per-bug rows, grouped rows with bootstrap intervals, the statistics
+(correlations, class splits, paired fixer tests, run comparisons) and the evaluation cards.
 
-Counts come from the tally (`bug_stats`) and metrics (`pass_at_k`); a report adds correct@k and plausible
-counts next to pass@k, bug classes and intervals. correct@k counts a sample when it passed the suite oracle
-and its record's `strong` is true, over every counted sample of the bug (a sample that failed the suite
-oracle is not correct, whether or not its strong oracle ran, and neither is a pass the strong oracle could
-not decide); like pass@k it averages over every bug with a counted sample, so correct@k <= pass@k, and it
-is n/a where no bug's case has a strong oracle (`tally.correct_at_k`).
-
-Statistics (DESIGN §9) return a frozen result whose `note` says why a value is undefined (too few points,
-constant input) instead of NaN. The evaluation card is a run's protocol stack, from run.json, so a number
-never travels alone.
+correct@k counts a sample that passed the suite oracle and whose record's `strong` is true, over every counted
+sample of the bug, so correct@k <= pass@k; it is n/a where no bug's case has a strong oracle. An undefined
+statistic (too few points, constant input) is null with a `note` saying why, never NaN (DESIGN §9).
 """
 
 from __future__ import annotations
@@ -36,6 +29,7 @@ from ..results.tally import BugStats, Columns, Tally, pick
 from .load import Merged, Run
 from .model import (
     BOOTSTRAP_RESAMPLES,
+    TABLE_KEYS,
     BugRow,
     Card,
     Comparison,
@@ -84,10 +78,9 @@ def bootstrap_mean(values: Sequence[float], *, resamples: int = BOOTSTRAP_RESAMP
                    seed: int = BOOTSTRAP_SEED) -> Interval:
     """Mean with a 95 % percentile bootstrap interval, resampling the values (bugs) with replacement.
 
-    A resample of n bugs is n draws with replacement; when the values take few distinct levels (pass@k
-    of bugs with equal n takes at most n + 1), it is drawn as multinomial counts of those levels, which
-    is the same distribution at a cost that does not grow with the bugs. Otherwise indices are drawn,
-    a few resamples at a time, so memory stays bounded."""
+    Values of few distinct levels (pass@k of bugs with equal n) are drawn as multinomial counts of the levels:
+    the same distribution at a cost that does not grow with the bugs. Otherwise indices are drawn, a few
+    resamples at a time, so memory stays bounded."""
     if not values:
         return Interval(None)
     data = np.asarray(values, dtype=float)
@@ -215,20 +208,17 @@ def _row(*values: object) -> BugRow:
 
 def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
     """One row per bug x fixer, in the scoreboard's order, made without pydantic's validation (`_row`)."""
-    rows = []
-    at: dict[tuple[int, int], dict[str, float | None]] = {}  # (n, c) -> pass@k by k: bugs share a few
     none = dict.fromkeys(map(str, ks))
+
+    @functools.cache  # bugs share a few (n, c)
+    def at(n: int, c: int) -> dict[str, float | None]:
+        return {str(k): rounded(pass_at_k(n, c, k)) for k in ks}
+
+    rows = []
     for s in tally.bug_stats():
         t = tally.bugs[(s.fixer, s.case, s.bug)]
-        passes = at.get((s.n, s.c))
-        if passes is None:
-            passes = at[(s.n, s.c)] = {str(k): rounded(pass_at_k(s.n, s.c, k)) for k in ks} if s.n else none
-        if s.n and s.has_strong:
-            correct = at.get((s.n, s.strong_c))
-            if correct is None:
-                correct = at[(s.n, s.strong_c)] = {str(k): rounded(pass_at_k(s.n, s.strong_c, k)) for k in ks}
-        else:
-            correct = none
+        passes = at(s.n, s.c) if s.n else none
+        correct = at(s.n, s.strong_c) if s.n and s.has_strong else none
         rows.append(_row(  # in the order of BugRow's fields
             s.fixer, s.domain, s.suite, s.case, s.bug, s.bug_type, bug_class(s, class_map), s.loc, s.n, s.c,
             s.strong_c, s.plausible, s.undecided, s.strong_n, s.has_strong, s.errors, s.skipped, dict(passes),
@@ -266,8 +256,7 @@ def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequ
 
 def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols: Columns, *,
             resamples: int) -> list[TableRow]:
-    """Table rows grouped by the named BugRow fields, sorted by group; `cols` are the columns of the stats the
-    rows were made from (`bug_rows`: the same bugs in the same order)."""
+    """Table rows grouped by the named BugRow fields; `cols` hold the same bugs in the same order as `rows`."""
     groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
     # Each row's group, a field at a time (C-level maps over the rows), then one pass to gather the indices.
     for i, key in enumerate(zip(*(map(str, map(operator.attrgetter(k), rows)) for k in keys))):
@@ -378,7 +367,7 @@ def compare(runs: Sequence[Run]) -> Comparison | None:
         return None
     names = [run.name for run in runs]
     per_run = {run.name: _pass1_by_fixer(run) for run in runs}
-    bug_sets = [set().union(*per_run[n].values()) if per_run[n] else set() for n in names]
+    bug_sets = [set().union(*per_run[n].values()) for n in names]
     common_bugs = set.intersection(*bug_sets)
     scores = []
     for fixer in sorted({f for table in per_run.values() for f in table}):
@@ -487,12 +476,7 @@ def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
     classes = dict(class_map or HLS_CLASSES)
     cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order; the summary's too
     rows = bug_rows(merged.tally, ks, classes)
-    tables = Tables(
-        fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
-        domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
-        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
-        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
-    )
+    tables = Tables(**{name: grouped(rows, keys, ks, cols, resamples=resamples) for name, keys in TABLE_KEYS.items()})
     return Report(
         k=list(ks),
         merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),

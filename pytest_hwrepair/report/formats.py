@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .model import Card, Estimate, Report, TableRow
+from .model import TABLE_KEYS, Card, Estimate, Report, TableRow
 from .terminal import render as render_summary
 from .terminal import table
 
@@ -104,13 +104,9 @@ def comparison_sections(report: Report) -> list[Section]:
 
 def sections(report: Report) -> list[Section]:
     """Every table of the report, in reading order."""
-    ks = report.k
-    t = report.tables
     return [
-        metric_section("by fixer", t.fixers, ("fixer",), ks),
-        metric_section("by fixer x domain", t.domains, ("fixer", "domain"), ks),
-        metric_section("by fixer x domain x suite x bug type", t.groups, ("fixer", "domain", "suite", "bug_type"), ks),
-        metric_section("by fixer x domain x bug class", t.classes, ("fixer", "domain", "bug_class"), ks),
+        *[metric_section("by " + " x ".join(keys).replace("_", " "), getattr(report.tables, name), keys, report.k)
+          for name, keys in TABLE_KEYS.items()],
         *stat_sections(report),
         *comparison_sections(report),
     ]

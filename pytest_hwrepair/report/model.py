@@ -168,6 +168,11 @@ class Card(_Model):
     notes: list[str] = Field(default_factory=list)
 
 
+# Each table of `Tables` and the row fields it groups by.
+TABLE_KEYS = {"fixers": ("fixer",), "domains": ("fixer", "domain"), "groups": ("fixer", "domain", "suite", "bug_type"),
+              "classes": ("fixer", "domain", "bug_class")}
+
+
 class Tables(_Model):
     fixers: list[TableRow]
     domains: list[TableRow]
