@@ -141,10 +141,8 @@ def kendall(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x
 
 def swing(scores: Sequence[float | None]) -> float | None:
     """Swing Δ of one fixer across protocol settings: its best score minus its worst (n/a if any is n/a)."""
-    if len(scores) < 2 or any(s is None for s in scores):
-        return None
     present = [s for s in scores if s is not None]
-    return max(present) - min(present)
+    return max(present) - min(present) if len(present) == len(scores) >= 2 else None
 
 
 def mann_whitney(a: Sequence[float], b: Sequence[float]) -> TestResult:
@@ -238,7 +236,6 @@ def _estimate(per_bug: Sequence[float | None], resamples: int) -> Estimate:
 
 def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequence[int], *,
               resamples: int) -> TableRow:
-    """The row of the bugs at these indices of the columns."""
     scored = cols.scored(idx)
     strong = cols.strong(scored)
     sums = cols.sums(idx)
@@ -412,10 +409,9 @@ def _endpoint(url: Any) -> str:
 
 def _observed(run: Run) -> tuple[str, str]:
     """Protocols and samples per bug seen in the records (what `auto` and defaults became)."""
-    protocols = run.scan.tally.protocols
     per_bug = sorted({s.n + s.errors + s.skipped for s in run.scan.tally.bug_stats()})
     shown = "-" if not per_bug else str(per_bug[0]) if len(per_bug) == 1 else f"{per_bug[0]}-{per_bug[-1]}"
-    return ", ".join(sorted(protocols)) or "-", shown
+    return ", ".join(sorted(run.scan.tally.protocols)) or "-", shown
 
 
 def card(run: Run) -> Card:
@@ -472,7 +468,6 @@ def _notes(merged: Merged, by_run: bool, class_map: Mapping[str, str]) -> list[s
 
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
-    """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
     cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order; the summary's too
     rows = bug_rows(merged.tally, ks, classes)

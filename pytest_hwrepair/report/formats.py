@@ -1,7 +1,4 @@
-"""Text, markdown, LaTeX, CSV and JSON renderings of a report (HTML lives in `html`).
-
-Every table is first a plain (title, headers, rows) section, shared by text, markdown, latex and html.
-"""
+"""Text, markdown, LaTeX, CSV and JSON renderings of a report; every table is first a plain `Section`."""
 
 from __future__ import annotations
 
@@ -66,7 +63,6 @@ def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks
 
 
 def stat_sections(report: Report) -> list[Section]:
-    """Correlations, class splits and paired fixer tests."""
     out = [Section("Spearman rho of per-bug pass@1", ("fixer", "against", "bugs", "rho", "p", "note"),
                    tuple((c.fixer, c.x, c.n, num(c.rho), pval(c.p), c.note or "") for c in report.correlations))]
     if report.splits:
@@ -103,7 +99,6 @@ def comparison_sections(report: Report) -> list[Section]:
 
 
 def sections(report: Report) -> list[Section]:
-    """Every table of the report, in reading order."""
     return [
         *[metric_section("by " + " x ".join(keys).replace("_", " "), getattr(report.tables, name), keys, report.k)
           for name, keys in TABLE_KEYS.items()],
@@ -250,11 +245,10 @@ def render_csv(report: Report) -> str:
                      *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained",
                      *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
     for b in report.bugs:
-        writer.writerow([b.fixer, b.domain, b.suite, b.case, b.bug, b.bug_type, b.bug_class or "", b.loc, b.n, b.c,
-                         b.correct, b.plausible, b.undecided, b.strong_n, b.errors, b.skipped,
-                         *["" if b.pass_at[str(k)] is None else b.pass_at[str(k)] for k in report.k],
-                         *["" if b.correct_at[str(k)] is None else b.correct_at[str(k)] for k in report.k],
-                         "" if b.multiplicity is None else b.multiplicity, int(b.underconstrained),
+        writer.writerow([b.fixer, b.domain, b.suite, b.case, b.bug, b.bug_type, b.bug_class, b.loc, b.n, b.c,
+                         b.correct, b.plausible, b.undecided, b.strong_n, b.errors, b.skipped,  # csv writes None as ""
+                         *[b.pass_at[str(k)] for k in ks], *[b.correct_at[str(k)] for k in ks], b.multiplicity,
+                         int(b.underconstrained),
                          *[b.categories.get(c, 0) for c in cats], ";".join(b.runs),
                          " | ".join(stacks.get(run, f"{run}: no run.json") for run in b.runs)])
     return buf.getvalue()

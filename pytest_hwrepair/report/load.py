@@ -318,7 +318,6 @@ class Merged:
 
 
 def load_run(path: Path, name: str | None = None) -> Run:
-    """A run directory, its samples.jsonl streamed into a tally."""
     if not (path / "samples.jsonl").is_file():
         raise FileNotFoundError(f"{path}: no samples.jsonl (not a run directory)")
     run = RunDir(path)
