@@ -168,10 +168,9 @@ def wilcoxon(a: Sequence[float], b: Sequence[float]) -> TestResult:
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(diffs))
 
 
-# The HLS bug types split in two for the syntactic-vs-semantic comparison: a *syntactic* bug is
-# repaired by restoring one operator, constant, bound or shift in place; a *semantic* one needs the
-# program's dataflow (what is initialised, which value is used when, how wide a value must be, when a
-# loop ends). rtl bugs carry their own class (syntactic | behavioural); cuda bugs are split by bucket.
+# The HLS bug types split for the syntactic-vs-semantic comparison: a *syntactic* bug is repaired by restoring
+# one operator, constant, bound or shift in place; a *semantic* one needs the program's dataflow (what is
+# initialised, which value is used when, how wide, when a loop ends). rtl bugs carry their own class; cuda: bucket.
 HLS_CLASSES: dict[str, str] = {
     "OOB": "syntactic", "SHFT": "syntactic", "MLU": "syntactic", "ZERO": "syntactic",
     "INIT": "semantic", "USE": "semantic", "BUF": "semantic", "INF": "semantic",
@@ -193,9 +192,8 @@ _set = object.__setattr__
 
 
 def _row(*values: object) -> BugRow:
-    """`BugRow.model_construct` of every field, in the fields' order, at a fifth of its cost (it looks each field
-    up, for aliases and defaults, and a report makes 100 000 rows). Every value is computed from a checked tally
-    with the field's own type: tests/report/test_tables.py validates rows made this way."""
+    """`BugRow.model_construct` of every field in order, at a fifth of its cost (a report makes 100 000 rows);
+    the values come from a checked tally with the fields' types (tests/report/test_tables.py validates them)."""
     row = BugRow.__new__(BugRow)
     _set(row, "__dict__", dict(zip(_ROW_FIELDS, values)))
     _set(row, "__pydantic_fields_set__", set(_ROW_FIELDS))

@@ -56,15 +56,13 @@ def check_record(r: SampleRecord) -> None:
         raise RecordError(f"record {r.key!r}: field 'loc' is {r.loc!r}, expected an object of integers")
 
 
-# A record's JSON takes the fast way when it holds every field a report reads, each with exactly one of
-# these types, and known enum values; anything else goes through SampleRecord and check_record, which
-# decide and explain.
+# A record's JSON takes the fast way when it holds every field a report reads with exactly one of these types
+# and known enum values; anything else goes through SampleRecord and check_record, which decide and explain.
 _ITEMS = operator.itemgetter(*FIELD_TYPES, "cached", "outcome")
 _JSON_EXACT = (*(frozenset(types) for types in FIELD_TYPES.values()), frozenset({bool}), frozenset({str}))
 _PROTOCOLS, _OUTCOMES, _CATEGORIES = (frozenset(m.value for m in RepairProtocol), frozenset(OUTCOMES),
                                       frozenset(m.value for m in Category))
-# The type signatures (the type of each value, in _ITEMS order) already found exact: a run's records share
-# a handful, so most records are checked with one lookup.
+# Type signatures (in _ITEMS order) already found exact: a run's records share a handful, one lookup each.
 _SIGNATURES: set[tuple[type, ...]] = set()
 
 
