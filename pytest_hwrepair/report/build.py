@@ -335,9 +335,8 @@ def paired(rows: Sequence[BugRow]) -> list[Paired]:
 def _setting(info: dict[str, Any], axis: str) -> str:
     if axis in FIXER_AXES:  # each fixer's own, from its recorded configuration
         configs = info.get("fixer_configs") or {}
-        values = sorted(f"{label}={c[axis]}" for label, c in configs.items()
-                        if isinstance(c, dict) and c.get(axis) is not None)
-        return ", ".join(values) or "-"
+        return ", ".join(sorted(f"{label}={c[axis]}" for label, c in configs.items()
+                                if isinstance(c, dict) and c.get(axis) is not None)) or "-"
     value = (info.get("settings") or {}).get(axis)
     return "-" if value is None else str(value)
 

@@ -85,17 +85,16 @@ def comparison_sections(report: Report) -> list[Section]:
     if cmp is None:
         return []
     axes = tuple((axis, *[values.get(run, "") for run in cmp.runs]) for axis, values in sorted(cmp.axes.items()))
-    out = [Section("protocol axes that differ between the runs", ("axis", *cmp.runs), axes,
-                   "" if axes else "the runs have the same protocol settings")]
-    out.append(Section(f"pass@1 per run over the bugs every run holds ({cmp.bugs} bugs in all runs)",
-                       ("fixer", *cmp.runs, "swing Δ"),
-                       tuple((s.fixer, *[num(s.scores.get(run)) for run in cmp.runs], num(s.swing))
-                             for s in cmp.scores),
-                       cmp.note or "swing Δ: best minus worst score of a fixer across runs"))
-    out.append(Section("ranking agreement (Kendall tau of fixer scores)", ("run a", "run b", "fixers", "tau", "p",
-                                                                           "note"),
-                       tuple((r.a, r.b, r.fixers, num(r.tau), pval(r.p), r.note or "") for r in cmp.rankings)))
-    return out
+    return [
+        Section("protocol axes that differ between the runs", ("axis", *cmp.runs), axes,
+                "" if axes else "the runs have the same protocol settings"),
+        Section(f"pass@1 per run over the bugs every run holds ({cmp.bugs} bugs in all runs)",
+                ("fixer", *cmp.runs, "swing Δ"),
+                tuple((s.fixer, *[num(s.scores.get(run)) for run in cmp.runs], num(s.swing)) for s in cmp.scores),
+                cmp.note or "swing Δ: best minus worst score of a fixer across runs"),
+        Section("ranking agreement (Kendall tau of fixer scores)", ("run a", "run b", "fixers", "tau", "p", "note"),
+                tuple((r.a, r.b, r.fixers, num(r.tau), pval(r.p), r.note or "") for r in cmp.rankings)),
+    ]
 
 
 def sections(report: Report) -> list[Section]:
