@@ -109,10 +109,9 @@ def _undefined(x: Sequence[float], y: Sequence[float], minimum: int, names: tupl
         raise ValueError(f"paired samples differ in length: {len(x)} and {len(y)}")
     if len(x) < minimum:
         return f"needs at least {minimum} points, has {len(x)}"
-    if len(set(x)) < 2:
-        return f"{names[0]} is constant"
-    if len(set(y)) < 2:
-        return f"{names[1]} is constant"
+    for name, values in zip(names, (x, y)):
+        if len(set(values)) < 2:
+            return f"{name} is constant"
     return None
 
 
