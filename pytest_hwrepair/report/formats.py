@@ -239,15 +239,13 @@ def render_csv(report: Report) -> str:
     stacks = {Path(c.path).name: card_stack(c) for c in report.cards}
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
-                     "plausible", "undecided", "strong_n", "errors", "skipped", *[f"pass@{k}" for k in ks],
-                     *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained",
-                     *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
-    for b in report.bugs:
-        writer.writerow([b.fixer, b.domain, b.suite, b.case, b.bug, b.bug_type, b.bug_class, b.loc, b.n, b.c,
-                         b.correct, b.plausible, b.undecided, b.strong_n, b.errors, b.skipped,  # csv writes None as ""
-                         *[b.pass_at[str(k)] for k in ks], *[b.correct_at[str(k)] for k in ks], b.multiplicity,
-                         int(b.underconstrained),
+    plain = ("fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
+             "plausible", "undecided", "strong_n", "errors", "skipped")  # BugRow fields, each its own column
+    writer.writerow([*plain, *[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks], "multiplicity",
+                     "underconstrained", *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
+    for b in report.bugs:  # csv writes None as ""
+        writer.writerow([*[getattr(b, name) for name in plain], *[b.pass_at[str(k)] for k in ks],
+                         *[b.correct_at[str(k)] for k in ks], b.multiplicity, int(b.underconstrained),
                          *[b.categories.get(c, 0) for c in cats], ";".join(b.runs),
                          " | ".join(stacks.get(run, f"{run}: no run.json") for run in b.runs)])
     return buf.getvalue()
