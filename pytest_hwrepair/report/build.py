@@ -1,16 +1,9 @@
-"""The report model assembled from merged runs: per-bug rows, grouped rows with bootstrap intervals, the
-statistics (correlations, class splits, paired fixer tests, run comparisons) and the evaluation cards.
+"""The report model from merged runs: per-bug rows, grouped rows with bootstrap intervals, the statistics
+(correlations, class splits, paired fixer tests, run comparisons) and the evaluation cards.
 
-Counts come from the tally (`bug_stats`) and metrics (`pass_at_k`); a report adds correct@k and plausible
-counts next to pass@k, bug classes and intervals. correct@k counts a sample when it passed the suite oracle
-and its record's `strong` is true, over every counted sample of the bug (a sample that failed the suite
-oracle is not correct, whether or not its strong oracle ran, and neither is a pass the strong oracle could
-not decide); like pass@k it averages over every bug with a counted sample, so correct@k <= pass@k, and it
-is n/a where no bug's case has a strong oracle (`tally.correct_at_k`).
-
-Statistics (DESIGN §9) return a frozen result whose `note` says why a value is undefined (too few points,
-constant input) instead of NaN. The evaluation card is a run's protocol stack, from run.json, so a number
-never travels alone.
+correct@k counts a sample that passed the suite oracle and whose record's `strong` is true, over every counted
+sample of the bug, so correct@k <= pass@k; it is n/a where no bug's case has a strong oracle. An undefined
+statistic (too few points, constant input) is null with a `note` saying why, never NaN (DESIGN §9).
 """
 
 from __future__ import annotations
@@ -36,6 +29,7 @@ from ..results.tally import BugStats, Columns, Tally, pick
 from .load import Merged, Run
 from .model import (
     BOOTSTRAP_RESAMPLES,
+    TABLE_KEYS,
     BugRow,
     Card,
     Comparison,
@@ -84,10 +78,9 @@ def bootstrap_mean(values: Sequence[float], *, resamples: int = BOOTSTRAP_RESAMP
                    seed: int = BOOTSTRAP_SEED) -> Interval:
     """Mean with a 95 % percentile bootstrap interval, resampling the values (bugs) with replacement.
 
-    A resample of n bugs is n draws with replacement; when the values take few distinct levels (pass@k
-    of bugs with equal n takes at most n + 1), it is drawn as multinomial counts of those levels, which
-    is the same distribution at a cost that does not grow with the bugs. Otherwise indices are drawn,
-    a few resamples at a time, so memory stays bounded."""
+    Values of few distinct levels (pass@k of bugs with equal n) are drawn as multinomial counts of the levels:
+    the same distribution at a cost that does not grow with the bugs. Otherwise indices are drawn, a few
+    resamples at a time, so memory stays bounded."""
     if not values:
         return Interval(None)
     data = np.asarray(values, dtype=float)
@@ -116,10 +109,9 @@ def _undefined(x: Sequence[float], y: Sequence[float], minimum: int, names: tupl
         raise ValueError(f"paired samples differ in length: {len(x)} and {len(y)}")
     if len(x) < minimum:
         return f"needs at least {minimum} points, has {len(x)}"
-    if len(set(x)) < 2:
-        return f"{names[0]} is constant"
-    if len(set(y)) < 2:
-        return f"{names[1]} is constant"
+    for name, values in zip(names, (x, y)):
+        if len(set(values)) < 2:
+            return f"{name} is constant"
     return None
 
 
@@ -148,10 +140,8 @@ def kendall(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("x
 
 def swing(scores: Sequence[float | None]) -> float | None:
     """Swing Δ of one fixer across protocol settings: its best score minus its worst (n/a if any is n/a)."""
-    if len(scores) < 2 or any(s is None for s in scores):
-        return None
     present = [s for s in scores if s is not None]
-    return max(present) - min(present)
+    return max(present) - min(present) if len(present) == len(scores) >= 2 else None
 
 
 def mann_whitney(a: Sequence[float], b: Sequence[float]) -> TestResult:
@@ -177,10 +167,9 @@ def wilcoxon(a: Sequence[float], b: Sequence[float]) -> TestResult:
     return TestResult(_finite(res.statistic), _finite(res.pvalue), len(diffs))
 
 
-# The HLS bug types split in two for the syntactic-vs-semantic comparison: a *syntactic* bug is
-# repaired by restoring one operator, constant, bound or shift in place; a *semantic* one needs the
-# program's dataflow (what is initialised, which value is used when, how wide a value must be, when a
-# loop ends). rtl bugs carry their own class (syntactic | behavioural); cuda bugs are split by bucket.
+# The HLS bug types split for the syntactic-vs-semantic comparison: a *syntactic* bug is repaired by restoring
+# one operator, constant, bound or shift in place; a *semantic* one needs the program's dataflow (what is
+# initialised, which value is used when, how wide, when a loop ends). rtl bugs carry their own class; cuda: bucket.
 HLS_CLASSES: dict[str, str] = {
     "OOB": "syntactic", "SHFT": "syntactic", "MLU": "syntactic", "ZERO": "syntactic",
     "INIT": "semantic", "USE": "semantic", "BUF": "semantic", "INF": "semantic",
@@ -202,9 +191,8 @@ _set = object.__setattr__
 
 
 def _row(*values: object) -> BugRow:
-    """`BugRow.model_construct` of every field, in the fields' order, at a fifth of its cost (it looks each field
-    up, for aliases and defaults, and a report makes 100 000 rows). Every value is computed from a checked tally
-    with the field's own type: tests/report/test_tables.py validates rows made this way."""
+    """`BugRow.model_construct` of every field in order, at a fifth of its cost (a report makes 100 000 rows);
+    the values come from a checked tally with the fields' types (tests/report/test_tables.py validates them)."""
     row = BugRow.__new__(BugRow)
     _set(row, "__dict__", dict(zip(_ROW_FIELDS, values)))
     _set(row, "__pydantic_fields_set__", set(_ROW_FIELDS))
@@ -215,20 +203,17 @@ def _row(*values: object) -> BugRow:
 
 def bug_rows(tally: Tally, ks: Sequence[int], class_map: Mapping[str, str]) -> list[BugRow]:
     """One row per bug x fixer, in the scoreboard's order, made without pydantic's validation (`_row`)."""
-    rows = []
-    at: dict[tuple[int, int], dict[str, float | None]] = {}  # (n, c) -> pass@k by k: bugs share a few
     none = dict.fromkeys(map(str, ks))
+
+    @functools.cache  # bugs share a few (n, c)
+    def at(n: int, c: int) -> dict[str, float | None]:
+        return {str(k): rounded(pass_at_k(n, c, k)) for k in ks}
+
+    rows = []
     for s in tally.bug_stats():
         t = tally.bugs[(s.fixer, s.case, s.bug)]
-        passes = at.get((s.n, s.c))
-        if passes is None:
-            passes = at[(s.n, s.c)] = {str(k): rounded(pass_at_k(s.n, s.c, k)) for k in ks} if s.n else none
-        if s.n and s.has_strong:
-            correct = at.get((s.n, s.strong_c))
-            if correct is None:
-                correct = at[(s.n, s.strong_c)] = {str(k): rounded(pass_at_k(s.n, s.strong_c, k)) for k in ks}
-        else:
-            correct = none
+        passes = at(s.n, s.c) if s.n else none
+        correct = at(s.n, s.strong_c) if s.n and s.has_strong else none
         rows.append(_row(  # in the order of BugRow's fields
             s.fixer, s.domain, s.suite, s.case, s.bug, s.bug_type, bug_class(s, class_map), s.loc, s.n, s.c,
             s.strong_c, s.plausible, s.undecided, s.strong_n, s.has_strong, s.errors, s.skipped, dict(passes),
@@ -248,7 +233,6 @@ def _estimate(per_bug: Sequence[float | None], resamples: int) -> Estimate:
 
 def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequence[int], *,
               resamples: int) -> TableRow:
-    """The row of the bugs at these indices of the columns."""
     scored = cols.scored(idx)
     strong = cols.strong(scored)
     sums = cols.sums(idx)
@@ -266,8 +250,7 @@ def table_row(group: dict[str, str], cols: Columns, idx: Sequence[int], ks: Sequ
 
 def grouped(rows: Sequence[BugRow], keys: Sequence[str], ks: Sequence[int], cols: Columns, *,
             resamples: int) -> list[TableRow]:
-    """Table rows grouped by the named BugRow fields, sorted by group; `cols` are the columns of the stats the
-    rows were made from (`bug_rows`: the same bugs in the same order)."""
+    """Table rows grouped by the named BugRow fields; `cols` hold the same bugs in the same order as `rows`."""
     groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
     # Each row's group, a field at a time (C-level maps over the rows), then one pass to gather the indices.
     for i, key in enumerate(zip(*(map(str, map(operator.attrgetter(k), rows)) for k in keys))):
@@ -351,9 +334,8 @@ def paired(rows: Sequence[BugRow]) -> list[Paired]:
 def _setting(info: dict[str, Any], axis: str) -> str:
     if axis in FIXER_AXES:  # each fixer's own, from its recorded configuration
         configs = info.get("fixer_configs") or {}
-        values = sorted(f"{label}={c[axis]}" for label, c in configs.items()
-                        if isinstance(c, dict) and c.get(axis) is not None)
-        return ", ".join(values) or "-"
+        return ", ".join(sorted(f"{label}={c[axis]}" for label, c in configs.items()
+                                if isinstance(c, dict) and c.get(axis) is not None)) or "-"
     value = (info.get("settings") or {}).get(axis)
     return "-" if value is None else str(value)
 
@@ -378,7 +360,7 @@ def compare(runs: Sequence[Run]) -> Comparison | None:
         return None
     names = [run.name for run in runs]
     per_run = {run.name: _pass1_by_fixer(run) for run in runs}
-    bug_sets = [set().union(*per_run[n].values()) if per_run[n] else set() for n in names]
+    bug_sets = [set().union(*per_run[n].values()) for n in names]
     common_bugs = set.intersection(*bug_sets)
     scores = []
     for fixer in sorted({f for table in per_run.values() for f in table}):
@@ -423,10 +405,9 @@ def _endpoint(url: Any) -> str:
 
 def _observed(run: Run) -> tuple[str, str]:
     """Protocols and samples per bug seen in the records (what `auto` and defaults became)."""
-    protocols = run.scan.tally.protocols
     per_bug = sorted({s.n + s.errors + s.skipped for s in run.scan.tally.bug_stats()})
     shown = "-" if not per_bug else str(per_bug[0]) if len(per_bug) == 1 else f"{per_bug[0]}-{per_bug[-1]}"
-    return ", ".join(sorted(protocols)) or "-", shown
+    return ", ".join(sorted(run.scan.tally.protocols)) or "-", shown
 
 
 def card(run: Run) -> Card:
@@ -483,16 +464,10 @@ def _notes(merged: Merged, by_run: bool, class_map: Mapping[str, str]) -> list[s
 
 def build_report(merged: Merged, ks: Sequence[int], *, by_run: bool = False,
                  class_map: Mapping[str, str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES) -> Report:
-    """Every table, statistic and card of one report."""
     classes = dict(class_map or HLS_CLASSES)
     cols = Columns(merged.tally.bug_stats(), ks)  # the rows' bugs, in their order; the summary's too
     rows = bug_rows(merged.tally, ks, classes)
-    tables = Tables(
-        fixers=grouped(rows, ("fixer",), ks, cols, resamples=resamples),
-        domains=grouped(rows, ("fixer", "domain"), ks, cols, resamples=resamples),
-        groups=grouped(rows, ("fixer", "domain", "suite", "bug_type"), ks, cols, resamples=resamples),
-        classes=grouped(rows, ("fixer", "domain", "bug_class"), ks, cols, resamples=resamples),
-    )
+    tables = Tables(**{name: grouped(rows, keys, ks, cols, resamples=resamples) for name, keys in TABLE_KEYS.items()})
     return Report(
         k=list(ks),
         merge=Merge(runs=[r.name for r in merged.runs], samples=merged.samples, duplicates=merged.duplicates),

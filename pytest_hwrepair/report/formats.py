@@ -1,7 +1,4 @@
-"""Text, markdown, LaTeX, CSV and JSON renderings of a report (HTML lives in `html`).
-
-Every table is first a plain (title, headers, rows) section, shared by text, markdown, latex and html.
-"""
+"""Text, markdown, LaTeX, CSV and JSON renderings of a report; every table is first a plain `Section`."""
 
 from __future__ import annotations
 
@@ -14,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .model import Card, Estimate, Report, TableRow
+from .model import TABLE_KEYS, Card, Estimate, Report, TableRow
 from .terminal import render as render_summary
 from .terminal import table
 
@@ -66,7 +63,6 @@ def metric_section(title: str, rows: Sequence[TableRow], keys: Sequence[str], ks
 
 
 def stat_sections(report: Report) -> list[Section]:
-    """Correlations, class splits and paired fixer tests."""
     out = [Section("Spearman rho of per-bug pass@1", ("fixer", "against", "bugs", "rho", "p", "note"),
                    tuple((c.fixer, c.x, c.n, num(c.rho), pval(c.p), c.note or "") for c in report.correlations))]
     if report.splits:
@@ -89,28 +85,22 @@ def comparison_sections(report: Report) -> list[Section]:
     if cmp is None:
         return []
     axes = tuple((axis, *[values.get(run, "") for run in cmp.runs]) for axis, values in sorted(cmp.axes.items()))
-    out = [Section("protocol axes that differ between the runs", ("axis", *cmp.runs), axes,
-                   "" if axes else "the runs have the same protocol settings")]
-    out.append(Section(f"pass@1 per run over the bugs every run holds ({cmp.bugs} bugs in all runs)",
-                       ("fixer", *cmp.runs, "swing Δ"),
-                       tuple((s.fixer, *[num(s.scores.get(run)) for run in cmp.runs], num(s.swing))
-                             for s in cmp.scores),
-                       cmp.note or "swing Δ: best minus worst score of a fixer across runs"))
-    out.append(Section("ranking agreement (Kendall tau of fixer scores)", ("run a", "run b", "fixers", "tau", "p",
-                                                                           "note"),
-                       tuple((r.a, r.b, r.fixers, num(r.tau), pval(r.p), r.note or "") for r in cmp.rankings)))
-    return out
+    return [
+        Section("protocol axes that differ between the runs", ("axis", *cmp.runs), axes,
+                "" if axes else "the runs have the same protocol settings"),
+        Section(f"pass@1 per run over the bugs every run holds ({cmp.bugs} bugs in all runs)",
+                ("fixer", *cmp.runs, "swing Δ"),
+                tuple((s.fixer, *[num(s.scores.get(run)) for run in cmp.runs], num(s.swing)) for s in cmp.scores),
+                cmp.note or "swing Δ: best minus worst score of a fixer across runs"),
+        Section("ranking agreement (Kendall tau of fixer scores)", ("run a", "run b", "fixers", "tau", "p", "note"),
+                tuple((r.a, r.b, r.fixers, num(r.tau), pval(r.p), r.note or "") for r in cmp.rankings)),
+    ]
 
 
 def sections(report: Report) -> list[Section]:
-    """Every table of the report, in reading order."""
-    ks = report.k
-    t = report.tables
     return [
-        metric_section("by fixer", t.fixers, ("fixer",), ks),
-        metric_section("by fixer x domain", t.domains, ("fixer", "domain"), ks),
-        metric_section("by fixer x domain x suite x bug type", t.groups, ("fixer", "domain", "suite", "bug_type"), ks),
-        metric_section("by fixer x domain x bug class", t.classes, ("fixer", "domain", "bug_class"), ks),
+        *[metric_section("by " + " x ".join(keys).replace("_", " "), getattr(report.tables, name), keys, report.k)
+          for name, keys in TABLE_KEYS.items()],
         *stat_sections(report),
         *comparison_sections(report),
     ]
@@ -249,16 +239,13 @@ def render_csv(report: Report) -> str:
     stacks = {Path(c.path).name: card_stack(c) for c in report.cards}
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
-                     "plausible", "undecided", "strong_n", "errors", "skipped", *[f"pass@{k}" for k in ks],
-                     *[f"correct@{k}" for k in ks], "multiplicity", "underconstrained",
-                     *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
-    for b in report.bugs:
-        writer.writerow([b.fixer, b.domain, b.suite, b.case, b.bug, b.bug_type, b.bug_class or "", b.loc, b.n, b.c,
-                         b.correct, b.plausible, b.undecided, b.strong_n, b.errors, b.skipped,
-                         *["" if b.pass_at[str(k)] is None else b.pass_at[str(k)] for k in report.k],
-                         *["" if b.correct_at[str(k)] is None else b.correct_at[str(k)] for k in report.k],
-                         "" if b.multiplicity is None else b.multiplicity, int(b.underconstrained),
+    plain = ("fixer", "domain", "suite", "case", "bug", "bug_type", "bug_class", "loc", "n", "c", "correct",
+             "plausible", "undecided", "strong_n", "errors", "skipped")  # BugRow fields, each its own column
+    writer.writerow([*plain, *[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks], "multiplicity",
+                     "underconstrained", *[f"category:{c}" for c in cats], "runs", "protocol_stack"])
+    for b in report.bugs:  # csv writes None as ""
+        writer.writerow([*[getattr(b, name) for name in plain], *[b.pass_at[str(k)] for k in ks],
+                         *[b.correct_at[str(k)] for k in ks], b.multiplicity, int(b.underconstrained),
                          *[b.categories.get(c, 0) for c in cats], ";".join(b.runs),
                          " | ".join(stacks.get(run, f"{run}: no run.json") for run in b.runs)])
     return buf.getvalue()

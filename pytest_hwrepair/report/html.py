@@ -1,13 +1,9 @@
 """The self-contained HTML report: one file, no network, plots as inline SVG, a per-sample browser.
 
-Texts from runs are escaped where they become HTML and embedded as JSON the browser script reads
-with textContent; a Content-Security-Policy allows only the report's own script (by hash), so even a
-text that slipped through could neither run script nor load anything.
-
-The browser shows every record with its artifacts (diff, oracle log, prompt, response). Artifacts were
-written from model answers and candidate programs, so every file is read with `read_untrusted` (no
-links, regular files only, capped) and shown only as text. Equal texts are stored once: many samples
-share a prompt, and control fixers share their diffs.
+Texts from runs are escaped where they become HTML and embedded as JSON the browser script reads with
+textContent; a Content-Security-Policy allows only the report's own script (by hash). Artifacts were written
+from model answers and candidate programs: each is read with `read_untrusted` (no links, regular files only,
+capped), shown only as text, and stored once however many samples share it.
 """
 
 from __future__ import annotations
@@ -131,8 +127,7 @@ def _table(s: Section) -> str:
 
 
 def headline(report: Report) -> Section:
-    """Fixers x domains at the smallest k (pass@1 unless k = 1 was left out), with their intervals; correct@k
-    only where some bug has a strong oracle."""
+    """Fixers x domains at the smallest k with their intervals; correct@k only where some bug has a strong oracle."""
     k = str(min(report.k)) if report.k else "1"
     rows = report.tables.domains
     strong = any(r.correct_at[k].value is not None for r in rows)
@@ -186,8 +181,7 @@ def render_html(report: Report, merged: Merged) -> str:
         f"<header><h1>hwrepair report</h1><p>runs: {esc(runs)}; {report.merge.samples} samples; "
         f"k = {esc(', '.join(str(k) for k in report.k))}</p>"
         '<nav><a href="#headline">headline</a><a href="#card">evaluation card</a><a href="#plots">plots</a>'
-        '<a href="#tables">tables</a>'
-        '<a href="#samples">samples</a></nav></header>'
+        '<a href="#tables">tables</a><a href="#samples">samples</a></nav></header>'
         f'<section id="headline"><h2>Headline</h2>{_table(headline(report))}</section>'
         f'<section id="card"><h2>Evaluation card</h2>{_cards(report)}</section>'
         f'<section id="notes"><h2>Notes</h2><ul>{notes}</ul></section>'

@@ -1,21 +1,14 @@
 """Reading run directories for a report, and merging several into one set of samples.
 
-A sample is identified by its key (DESIGN §10): the same key in two run directories is the same
-sample (a copied run, a resumed shard, a rerun into a new directory), so a merge counts it once.
+A sample is identified by its key (DESIGN §10): the same key in two run directories is the same sample, so
+a merge counts it once. Within a run directory the last final record of a key counts (a rerun replaces a
+verdict); across run directories, the first one holding a decided verdict. Iterations of a trajectory
+count when their execution's final record does.
 
-A report's memory follows its bugs, not its records: one pass over samples.jsonl folds every final
-record into a `Tally` at once and notes, per final record, 64-bit hashes of its sample key and of its
-execution and whether its verdict is decided (17 bytes a record). Which record counts for a sample is
-decided afterwards: within a run directory the last final record of a key (a rerun replaces an earlier
-verdict), across run directories the first one holding a decided verdict. When no hash repeats (the
-usual case) the first pass is the answer. When one does, the lines with a repeated hash are read again
-for their exact keys (a hash collision of two keys is told apart there), and a run directory some of
-whose records no longer count is tallied again from those that do. Iterations of a trajectory
-(non-final records) are held until the end and count when their execution's final record does.
-
-Records read whole (the HTML browser's) share equal values: a record decoded from JSON carries its own
-copy of every string and small object (the same case name, fixer, category and token counts a million
-times), so strings are interned and small flat objects equal by content are one object.
+Memory follows bugs, not records: one pass folds every final record into a `Tally` and keeps 64-bit hashes
+of its key and execution (17 bytes a record); only lines whose hash repeats are read again for their exact
+keys (a collision is told apart there). Records read whole (the HTML browser's) share equal strings and
+equal flat objects, which a million records repeat.
 """
 
 from __future__ import annotations
@@ -63,15 +56,13 @@ def check_record(r: SampleRecord) -> None:
         raise RecordError(f"record {r.key!r}: field 'loc' is {r.loc!r}, expected an object of integers")
 
 
-# A record's JSON takes the fast way when it holds every field a report reads, each with exactly one of
-# these types, and known enum values; anything else goes through SampleRecord and check_record, which
-# decide and explain.
+# A record's JSON takes the fast way when it holds every field a report reads with exactly one of these types
+# and known enum values; anything else goes through SampleRecord and check_record, which decide and explain.
 _ITEMS = operator.itemgetter(*FIELD_TYPES, "cached", "outcome")
 _JSON_EXACT = (*(frozenset(types) for types in FIELD_TYPES.values()), frozenset({bool}), frozenset({str}))
 _PROTOCOLS, _OUTCOMES, _CATEGORIES = (frozenset(m.value for m in RepairProtocol), frozenset(OUTCOMES),
                                       frozenset(m.value for m in Category))
-# The type signatures (the type of each value, in _ITEMS order) already found exact: a run's records share
-# a handful, so most records are checked with one lookup.
+# Type signatures (in _ITEMS order) already found exact: a run's records share a handful, one lookup each.
 _SIGNATURES: set[tuple[type, ...]] = set()
 
 
@@ -91,9 +82,7 @@ def _fast(d: dict[str, Any]) -> bool:
 
 
 def record_view(d: Any) -> tuple[View, Any] | None:
-    """(view, the record or a maker of it) of one decoded line; None for a line that is not a record.
-
-    Raises RecordError for a record holding a value of the wrong type."""
+    """(view, the record or a maker of it) of a decoded line; None for a non-record, RecordError for a bad one."""
     if not isinstance(d, dict):
         return None
     if _fast(d):
@@ -130,8 +119,7 @@ class Scan:
 
 
 def _views(samples: Path) -> Iterator[tuple[View, Any]]:
-    """(view, record or its maker) of each record line of a samples.jsonl; lines that are not records are skipped
-    (torn, edited, foreign), a record with a wrongly typed field raises RecordError naming the file."""
+    """(view, record or its maker) of each record line; torn, edited or foreign lines are skipped."""
     try:
         fh = samples.open("rb")
     except FileNotFoundError:
@@ -226,10 +214,8 @@ def _recount(samples: Path, finals: np.ndarray) -> Tally:
 
 
 def merge_scans(scans: Sequence[Scan], *, prefixes: Sequence[str] | None = None) -> tuple[Tally, int, int]:
-    """One tally over the runs: by key, the first run holding a decided verdict counts (else the first); with
-    how many sample keys stood in several runs, and how many samples count.
-
-    With `prefixes` every run counts in full, its fixers renamed (`--by-run`)."""
+    """(tally, duplicate keys, samples counted) over the runs; with `prefixes` (`--by-run`) every run counts in
+    full, its fixers renamed."""
     if prefixes is None and len(scans) == 1:
         return scans[0].tally, 0, len(scans[0].winners)
     merged = Tally()
@@ -286,9 +272,7 @@ FLAT = ("loc", "tokens", "durations", "metrics")
 
 @dataclass(frozen=True)
 class Run:
-    """One run directory: its name in the report, run.json, and the tally of its finished samples.
-
-    The records themselves are read only when asked for (`samples`: the HTML report's browser)."""
+    """One run directory: its name in the report, run.json, and the scan of its samples.jsonl."""
 
     path: Path
     name: str
@@ -297,7 +281,7 @@ class Run:
 
     @cached_property
     def samples(self) -> dict[str, tuple[SampleRecord, ...]]:
-        """The records of each finished sample by key (a rerun's final record replaces an earlier one)."""
+        """The records of each finished sample by key, read only when asked for (the HTML browser)."""
         finished = finished_of(_checked(RunDir(self.path).samples))
         return {key: tuple(rs) for key, rs in finished.items()}
 
@@ -315,8 +299,7 @@ class Merged:
 
     @cached_property
     def counted(self) -> list[tuple[SampleRecord, Path]]:
-        """Every counted record with its run directory, by the rule `merge` counts with (read again from the run
-        directories: only the HTML browser needs the records, for their artifacts)."""
+        """Every counted record with its run directory, by `merge`'s rule (read again, for the HTML browser)."""
         if self.by_run:
             return [(dataclasses.replace(r, fixer=f"{run.name}:{r.fixer}"), run.path) for run in self.runs
                     for key in sorted(run.samples) for r in run.samples[key]]
@@ -333,7 +316,6 @@ class Merged:
 
 
 def load_run(path: Path, name: str | None = None) -> Run:
-    """A run directory, its samples.jsonl streamed into a tally."""
     if not (path / "samples.jsonl").is_file():
         raise FileNotFoundError(f"{path}: no samples.jsonl (not a run directory)")
     run = RunDir(path)
@@ -398,16 +380,21 @@ def merge(runs: Sequence[Run], *, by_run: bool = False) -> Merged:
     by_run = by_run or apart is not None
     prefixes = [f"{run.name}:" for run in runs] if by_run else None
     tally, duplicates, samples = merge_scans([run.scan for run in runs], prefixes=prefixes)
-    if by_run:
-        notes = (f"{apart or '--by-run'}: the samples of each of the {len(runs)} run directories are kept apart",) \
-            if len(runs) > 1 else ()
-        return Merged(runs, tally, 0, samples, notes, by_run=True)
-    return Merged(runs, tally, duplicates, samples, _merge_notes(runs, duplicates, samples))
+    if len(runs) < 2:
+        notes: tuple[str, ...] = ()
+    elif by_run:
+        notes = (f"{apart or '--by-run'}: the samples of each of the {len(runs)} run directories are kept apart",)
+    elif duplicates:
+        notes = (f"merged {len(runs)} run directories into {samples} samples; {duplicates} "
+                 f"sample{'s' if duplicates != 1 else ''} present in more than one (same sample key) counted once, "
+                 "from the first run directory holding a decided verdict",)
+    else:
+        notes = (f"merged {len(runs)} run directories into {samples} samples; no sample is present in more than one",)
+    return Merged(runs, tally, duplicates, samples, notes, by_run=by_run)
 
 
 def _identities_apart(runs: Sequence[Run]) -> str | None:
-    """The first fixer name that two runs recorded with different settings (endpoint, sampling, prompt, ...), as
-    a line: their samples are two fixers, never merged into one row."""
+    """Why the runs are kept apart: a fixer name two runs recorded with different settings is two fixers."""
     seen: dict[str, tuple[str, Any]] = {}
     for run in runs:
         configs = run.info.get("fixer_configs")
@@ -423,15 +410,3 @@ def _identities_apart(runs: Sequence[Run]) -> str | None:
 
 def _decided(samples: tuple[SampleRecord, ...]) -> bool:
     return any(r.final and r.outcome in DECIDED for r in samples)
-
-
-def _merge_notes(runs: Sequence[Run], duplicates: int, samples: int) -> tuple[str, ...]:
-    if len(runs) < 2:
-        return ()
-    line = f"merged {len(runs)} run directories into {samples} samples"
-    if duplicates:
-        line += (f"; {duplicates} sample{'s' if duplicates != 1 else ''} present in more than one (same sample "
-                 "key) counted once, from the first run directory holding a decided verdict")
-    else:
-        line += "; no sample is present in more than one"
-    return (line,)

@@ -1,7 +1,6 @@
 """The report as data: what `hwrepair report --format json` writes and `hwrepair schema --results` publishes.
 
-Every other format (text, markdown, latex, csv, html) renders this model, so the numbers agree across
-formats. Values that cannot be computed are null and carry a `note` saying why.
+Every other format renders this model, so the numbers agree across formats.
 """
 
 from __future__ import annotations
@@ -166,6 +165,11 @@ class Card(_Model):
     started: str
     ended: str
     notes: list[str] = Field(default_factory=list)
+
+
+# Each table of `Tables` and the row fields it groups by.
+TABLE_KEYS = {"fixers": ("fixer",), "domains": ("fixer", "domain"), "groups": ("fixer", "domain", "suite", "bug_type"),
+              "classes": ("fixer", "domain", "bug_class")}
 
 
 class Tables(_Model):

@@ -1,11 +1,7 @@
-"""The report's plots, drawn from the report model; a plot without data is listed with the reason.
+"""The report's plots as standalone SVG written as text (no plotting library, no script, every label escaped).
 
-The charts are small SVG written as text: no plotting library, no script, every label escaped. Each
-chart is a standalone `<svg>` element that works inline in the HTML report and as a file.
-
-`--png` rasterises them with a headless Chromium (the only renderer used: no new library), driven over
-`--remote-debugging-pipe` (the DevTools protocol on two file descriptors, no port, no websocket): its
-`--screenshot` flag crops small windows, a clipped capture does not.
+`--png` rasterises them with a headless Chromium driven over `--remote-debugging-pipe` (the DevTools protocol
+on two file descriptors, no port): its `--screenshot` flag crops small windows, a clipped capture does not.
 """
 
 from __future__ import annotations
@@ -25,12 +21,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..sandbox.process import kill_group
 from ..settings import SettingsError
 from .formats import num, pval
-from .model import Correlation, Report
+from .model import Report
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
            "#bcbd22")
@@ -204,8 +200,7 @@ def stacked(rows: Sequence[str], shares: Sequence[dict[str, float]], categories:
             if share <= 0:
                 continue
             c.add(f'<rect class="bar" x="{x_px(x):.1f}" y="{y:.1f}" width="{x_px(x + share) - x_px(x):.1f}" '
-                  'height="18" '
-                  f'fill="{color(j)}"><title>{esc(f"{label}: {cat} {share:.1%}")}</title></rect>')
+                  f'height="18" fill="{color(j)}"><title>{esc(f"{label}: {cat} {share:.1%}")}</title></rect>')
             x += share
     c.legend(categories, y=float(height - 12))
     return c.render(plot_id)
@@ -271,9 +266,8 @@ def _fixers(report: Report) -> list[str]:
 
 
 def _rho_text(report: Report, x: str) -> str:
-    found: list[Correlation] = [c for c in report.correlations if c.x == x]
     return "; ".join(f"{c.fixer}: rho {num(c.rho)} (p {pval(c.p)}, {c.n} bugs)" if c.rho is not None
-                     else f"{c.fixer}: rho n/a ({c.note})" for c in found)
+                     else f"{c.fixer}: rho n/a ({c.note})" for c in report.correlations if c.x == x)
 
 
 def metric_plot(report: Report, metric: str, k: int) -> Plot | Missing:
@@ -302,15 +296,9 @@ def metric_plot(report: Report, metric: str, k: int) -> Plot | Missing:
 def scatter_plot(report: Report, x: str) -> Plot | Missing:
     title = "solution multiplicity vs pass@1" if x == "multiplicity" else "target LOC vs pass@1"
     fixers = _fixers(report)
-    points = []
-    for b in report.bugs:
-        if b.n == 0:
-            continue
-        xv = b.multiplicity if x == "multiplicity" else float(b.loc)
-        if xv is None:
-            continue
-        points.append(Point(xv, b.c / b.n, fixers.index(b.fixer), f"{b.fixer} {b.case}::{b.bug}: {x} {xv:g}, "
-                            f"pass@1 {b.c}/{b.n}"))
+    points = [Point(xv, b.c / b.n, fixers.index(b.fixer),
+                    f"{b.fixer} {b.case}::{b.bug}: {x} {xv:g}, pass@1 {b.c}/{b.n}") for b in report.bugs
+              if b.n and (xv := b.multiplicity if x == "multiplicity" else float(b.loc)) is not None]
     if not points:
         return Missing(title, "no bug with a counted sample")
     svg = scatter(points, fixers, title=title, x_label="solution multiplicity (distinct candidates / n)"
@@ -432,13 +420,11 @@ class _Pipe:
         if session:
             message["sessionId"] = session
         os.write(self.cmd_w, json.dumps(message).encode() + b"\0")
-        while True:
-            reply = self._read()
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RenderError(f"chromium: {method}: {reply['error'].get('message')}")
-                result: dict[str, Any] = reply.get("result", {})
-                return result
+        while (reply := self._read()).get("id") != self.next_id:
+            pass
+        if "error" in reply:
+            raise RenderError(f"chromium: {method}: {reply['error'].get('message')}")
+        return cast("dict[str, Any]", reply.get("result", {}))
 
     def wait_event(self, method: str) -> None:
         while self._read().get("method") != method:
@@ -454,8 +440,7 @@ class _Pipe:
                 raise RenderError("chromium closed its pipe")
             self.buffer += chunk
         raw, self.buffer = self.buffer.split(b"\0", 1)
-        message: dict[str, Any] = json.loads(raw)
-        return message
+        return cast("dict[str, Any]", json.loads(raw))
 
     def close(self) -> None:
         for fd in (self.cmd_w, self.out_r):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cases.case import Case, find_case_files
+from ..cases.case import find_case_files
 from ..cases.domains import has
 from ..cases.load import load_case
 from ..controller import EXIT_HARNESS_ERRORS
@@ -103,12 +103,8 @@ def _count_build_only(sample: Path, found: dict[tuple[str, str, str], Group], fi
 
 
 def golden_shas(paths: list[Path]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for path in find_case_files(paths):
-        case: Case = load_case(path)
-        for bug in case.bugs:
-            out[f"{case.domain}/{case.suite}/{case.id}::{bug.id}"] = patch_sha(case.files[case.target])
-    return out
+    cases = [load_case(path) for path in find_case_files(paths)]
+    return {f"{c.domain}/{c.suite}/{c.id}::{bug.id}": patch_sha(c.files[c.target]) for c in cases for bug in c.bugs}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,11 +1,8 @@
-"""Plain-text rendering of a summary: the tables a user reads at the end of a run.
-
-Order: the per fixer x domain totals, the legend of their columns, then (with `breakdown`) the per
-suite x bug type table and the tables that apply to the run (rtl, iterative, cuda, cost).
-"""
+"""Plain-text rendering of a summary: the tables a user reads at the end of a run."""
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,19 +92,15 @@ def _row(row: dict[str, Any], iterative: Sequence[dict[str, Any]], names: Mappin
     it = next((it for it in iterative if it["fixer"] == row["fixer"] and it["trajectories"] == row["samples"]
                and row["samples"]), None)
     passes = [row["pass_at"][str(k)] for k in ks] if it is None else [it["pass_within"].get(str(k)) for k in ks]
-    return [shown_fixer(row["fixer"], names), row["domain"] + (ITERATIVE_MARK if it else ""), *[row[k] for k in keys],
-            row["bugs"], row["samples"], *passes, *strong_scores(row, ks), row["multiplicity"],
-            row["underconstrained"], row["errors"], row["skipped"]], it is not None
+    correct = row.get("correct_at") or {}  # rows of older runs lack the strong-oracle counts
+    cells = [shown_fixer(row["fixer"], names), row["domain"] + (ITERATIVE_MARK if it else ""), *[row[k] for k in keys],
+             row["bugs"], row["samples"], *passes, *[correct.get(str(k)) for k in ks], row.get("plausible", 0),
+             row.get("undecided", 0), row["multiplicity"], row["underconstrained"], row["errors"], row["skipped"]]
+    return cells, it is not None
 
 
 def score_headers(ks: Sequence[int]) -> list[str]:
     return [*[f"pass@{k}" for k in ks], *[f"correct@{k}" for k in ks], "plausible", "undecided"]
-
-
-def strong_scores(row: dict[str, Any], ks: Sequence[int]) -> list[Any]:
-    """correct@k, plausible and undecided counts of a summary row (rows of older runs lack them)."""
-    correct = row.get("correct_at") or {}
-    return [*[correct.get(str(k)) for k in ks], row.get("plausible", 0), row.get("undecided", 0)]
 
 
 def legend(headers: Sequence[str], iterative: bool) -> list[str]:
@@ -168,29 +161,21 @@ def _cuda(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
             out += ["", f"cuda [{shown_fixer(row['fixer'], names)}]: degeneration rate "
                     f"{fmt(row['degeneration_rate'])}; pass vs perf gate p: "
                     + ", ".join(f"p={p} {fmt(v)}" for p, v in row["pass_vs_p"].items())]
-    build = _per_fixer(summary.get("cuda_build", []))
-    if any(r["runtime_skipped"] or r["not_judged"] for r in build):
+    build: dict[str, Counter[str]] = defaultdict(Counter)  # each fixer's build-stage counts over its suites
+    for r in summary.get("cuda_build", []):
+        build[r["fixer"]].update({name: r[name] for name in ("judged", "built", "compile_fail", "runtime_skipped",
+                                                             "not_judged")})
+    if any(t["runtime_skipped"] or t["not_judged"] for t in build.values()):
         out += ["", "cuda build stage (no CUDA device here: the runtime stage was not judged; per suite in "
                 "summary.json):"] + table(
             ["fixer", "judged", "built", "compile_fail", "build rate", "runtime skipped", "not run"],
-            [[shown_fixer(r["fixer"], names), r["judged"], r["built"], r["compile_fail"],
-              r["build_rate"], r["runtime_skipped"], r["not_judged"]] for r in build], text_columns=1)
+            [[shown_fixer(fixer, names), t["judged"], t["built"], t["compile_fail"],
+              round(t["built"] / t["judged"], 4) if t["judged"] else None, t["runtime_skipped"], t["not_judged"]]
+             for fixer, t in build.items()], text_columns=1)
         out += ["  judged: candidates whose build ran (built + compile_fail); build rate: built / judged; runtime "
                 "skipped: built, not run here; not run: starts that build already (logic, memory, timeout, perf "
                 "buckets), skipped before the fixer was called"]
     return out
-
-
-def _per_fixer(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The build-stage rows of each fixer summed over its suites."""
-    out: dict[str, dict[str, Any]] = {}
-    for r in rows:
-        total = out.setdefault(r["fixer"], {"fixer": r["fixer"]})
-        for name in ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped", "not_judged"):
-            total[name] = total.get(name, 0) + r[name]
-    for total in out.values():
-        total["build_rate"] = round(total["built"] / total["judged"], 4) if total["judged"] else None
-    return list(out.values())
 
 
 def _costs(summary: dict[str, Any], names: Mapping[str, str]) -> list[str]:
