@@ -1,18 +1,13 @@
 """`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources.
 
-CHStone, MachSuite and PolyBench/C (3.x or 4.x) programs from the user's checkouts, each Chrysalis-HLS
-single-edit spec of the eight logic types injected into its function (or the code that function
-calls), judged by the suite oracle the study used. An instance is kept only when the original program
-passes, the injected one compiles and the bug is observable, twice (the two-sided check of `hwrepair
-validate`); a type label names the shape of an edit, so how the bug fails is recorded, not required.
-Under `--select`, specs that leave the same program behind are all kept, each marked `same_as` the
-one that stands for them, as the study counts them.
+CHStone, MachSuite and PolyBench/C programs, each Chrysalis-HLS single-edit spec of the eight logic types
+injected, judged by the suite oracle the study used and kept only when it passes the two-sided check twice; a
+type label names the shape of an edit, so how the bug fails is recorded, not required.
 
-Where a spec applies: its function's own body first, then the code it calls (depth first, in call order: a
-Chrysalis design unit is a function with its callees). Where the code occurs several times there, the first
-occurrence in source order is taken, the reading every injector of these specs uses, one spelt exactly as the
-spec spells it before one that matches only up to spacing. Only code the function does not reach is looked
-for in its file and then its program, and there it must occur once.
+A spec applies in its function's body first, then in the code it calls (depth first, in call order: a Chrysalis
+design unit is a function with its callees), at the first occurrence in source order, one spelt exactly as the
+spec spells it before one that matches only up to spacing. Only code the function does not reach is looked for
+in its file and then its program, and there it must occur once.
 """
 
 from __future__ import annotations
@@ -42,8 +37,6 @@ Verdicts = dict[str, BugCheck | None]  # validate's verdict per spec source (Non
 
 
 class ChrysalisImporter:
-    """CHStone + MachSuite + PolyBench/C with Chrysalis-HLS bug specifications."""
-
     name = "chrysalis"
     help = "the HLS repair study's benchmark: CHStone, MachSuite, PolyBench/C and Chrysalis-HLS bug specs"
 
@@ -103,8 +96,8 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
 
 
 def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
-    """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
-    behaviour and a loaded machine can make one run pass); then write only what passed both checks."""
+    """Check every edit two-sided, then what passed a second time (undefined behaviour and a loaded machine
+    can make one run pass); write only what passed both checks."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
     again = check_in_scratch([e for e in edits if _passed(e, verdicts)], jobs, cache_dir)
     for source, second in again.items():
@@ -141,8 +134,7 @@ def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> Verdicts:
 
 
 def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[str, str] | None = None) -> list[Entry]:
-    """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check.
-    `same` marks the edits that leave the same program behind as another (source -> its source)."""
+    """One case per (program, file) holding its edits (with `keep`, those that passed); `same` from `twins`."""
     same = same or {}
     groups: dict[tuple[str, str, str], list[Edit]] = defaultdict(list)
     for edit in edits:
@@ -406,8 +398,7 @@ def _defined(function: str, programs: list[Program]) -> list[Home]:
 
 
 def unit(program: Program, function: str, file: str, span: Span) -> Iterator[tuple[str, str, Span]]:
-    """(function, file, body) of `function` and then of every function it calls that the program defines,
-    depth first in call order, each once."""
+    """(function, file, body) of `function`, then of each function it calls that the program defines (depth first)."""
     seen = {function}
 
     def walk(name: str, where: str, body: Span) -> Iterator[tuple[str, str, Span]]:
@@ -422,7 +413,6 @@ def unit(program: Program, function: str, file: str, span: Span) -> Iterator[tup
 
 
 def locate(spec: Spec, programs: list[Program]) -> Edit | Entry:
-    """The edit, or the rejection saying why the spec cannot be placed."""
     found = homes(spec.function, programs)
     if not found:
         return spec.entry().rejected(Reason.NOT_FOUND, f"function {spec.function} is not defined in any "
@@ -492,8 +482,7 @@ def twins(edits: list[Edit], preferred: Callable[[Edit], bool]) -> dict[str, str
 
 
 def dedupe(edits: list[Edit], preferred: Callable[[Edit], bool]) -> tuple[list[Edit], list[Entry]]:
-    """One edit of each group that leaves the same program behind (see `twins`); the others are rejected
-    as duplicates of it."""
+    """One edit of each group of `twins`; the others rejected as duplicates of it."""
     same = twins(edits, preferred)
     kept = [e for e in edits if e.spec.source not in same]
     dropped = [e.spec.entry().rejected(Reason.DUPLICATE, f"the same edit as {same[e.spec.source]}")

@@ -1,10 +1,9 @@
 """`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug.
 
-Each task directory (`data/<task>/`: instance.json, input.json, broken_start.*, reference.*,
-prompt.txt, testbench/) becomes a case whose workspace is the testbench with the reference as the
-solution file; the task's own build and test commands are the oracle's, with GPU architecture
-flags adapted on request and the checkout's bundled CUTLASS / ThunderKittens wired in by path.
-Import only converts: `hwrepair validate` decides whether each start fails where its bucket says.
+Each `data/<task>/` (instance.json, input.json, broken_start.*, reference.*, prompt.txt, testbench/) becomes a case
+whose workspace is the testbench with the reference as the solution file, judged by the task's own build and test
+commands (architecture flags adapted on request, the bundled CUTLASS / ThunderKittens wired in by path). Import
+only converts: `hwrepair validate` decides whether each start fails where its bucket says.
 """
 
 from __future__ import annotations
@@ -38,8 +37,6 @@ _BIG_TREES = ("include/", "prototype/")
 
 
 class CudaBeaverImporter:
-    """CUDABeaver's broken-start CUDA tasks."""
-
     name = "cudabeaver"
     help = "CUDABeaver's broken-start CUDA tasks (a checkout of HaoyangChen23/CUDABeaver)"
 
@@ -135,11 +132,9 @@ def _testbench(root: Path, target: str) -> dict[str, str]:
     files: dict[str, str] = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_symlink() or not path.is_file() or rel == target or rel.startswith("reference_sources/"):
-            continue
-        text = read_text(path)
-        if text is not None:
-            files[rel] = text
+        if path.is_file() and rel != target and not rel.startswith("reference_sources/"):
+            if (text := read_text(path)) is not None:  # None for a link
+                files[rel] = text
     return files
 
 

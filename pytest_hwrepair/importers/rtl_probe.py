@@ -1,9 +1,7 @@
-"""What an rtl importer learns about an upstream golden design before writing its case.
-
-The top module's ports (yosys), whether it holds state, the Verilator warning classes the golden design
-itself raises (waived in the case's lint: upstream designs were never written to be warning-free), and the
-clock and reset inputs by their conventional names. The probe runs the tools on the user's own checkout files
-in a scratch directory; candidates never run here.
+"""What an rtl importer learns about an upstream golden design before writing its case: the top module's ports
+(yosys), whether it holds state, the Verilator warning classes it raises (waived in the case's lint: upstream
+designs were never written to be warning-free), and its clock and reset inputs by their conventional names. The
+tools run on the user's own checkout files in a scratch directory; candidates never run here.
 """
 
 from __future__ import annotations

@@ -1,30 +1,21 @@
 """`hwrepair import rtlrepairbench`: RTLRepairBench's lint, semantic and real-bug sets as rtl cases.
 
-Each record becomes a case: the golden design (the broken module with the record's repair diff applied, or the
-real bug's VerilogEval reference), the broken file as the bug's start, and a spec (the VerilogEval task's
-instruction, with the checker's report the upstream prompt shows). Lint-class bugs are judged by `rtl-lint`,
-semantic ones by differential simulation against the golden design (`rtl-sim`) with Tier F as the strong
-oracle, real bugs by their VerilogEval testbench (`rtl-tb`, harness-owned) with Tier F.
+A case per record: the golden design (the broken module with the record's repair diff applied, or the real
+bug's VerilogEval reference), the broken file as the bug's start, the task's instruction and the checker's
+report as the spec. Lint bugs are judged by `rtl-lint`, semantic ones by `rtl-sim` against the golden design,
+real bugs by their VerilogEval testbench (`rtl-tb`); Tier F is the strong oracle. `--contract` picks the reading:
 
-Two readings of the benchmark's oracle contract, chosen with `--contract` and recorded in each case's suite:
+* `seeded` (suite `rrb_<set>`): Verilator's default lint classes; the reset held 2 cycles, outputs compared
+  from release, 200 cycles x 10 seeds plus 2 directed corner runs.
+* `published` (suite `rrb_<set>_published`): the benchmark's own: lint also fails on BLKSEQ and UNDRIVEN;
+  random stimulus on every input including the reset, compared from the first cycle, 200 cycles, one run (its
+  Icarus `$random` sequence and strict X comparison are not reproduced).
 
-* `seeded` (suite `rrb_<set>`): this project's contract: Verilator's default lint classes; the reset held
-  for 2 cycles and released, outputs compared from release, 200 cycles x 10 seeds plus 2 directed corner runs.
-* `published` (suite `rrb_<set>_published`): the benchmark's own reading: lint also fails on its gating style
-  classes (BLKSEQ, UNDRIVEN); random stimulus on every input including the reset, compared from the first
-  cycle, 200 cycles, one run. (Its Icarus `$random` sequence and its strict X comparison are not reproduced:
-  the seeded generator and the golden-X rule of Tier S stand in.)
-
-Real bugs have one contract, their testbench. Warning classes the golden design itself raises are waived in
-both readings, as the benchmark's gate never saw them as faults.
-
-Records are read as the benchmark's own evaluation code reads them. Synthetic sets (`data/repairbench_lint.jsonl`,
-`data/repairbench_sem85.jsonl`, or both buckets in `repairbench_heldout.jsonl`): chat records whose user message
-holds the broken module (a fenced `systemverilog` block after "Broken RTL (`NAME`)") and the checker's report, and
-whose assistant message is the repair as a unified diff. Real bugs (`data/repairbench_realbugs.jsonl`):
-`broken_rtl` (module TopModule), `golden_rtl` (the VerilogEval reference, module `<task>_ref`), `spec`, joined by
-`task` to a VerilogEval testbench: `data/eval_tasks.jsonl` records (`meta.testbench`, `meta.pass_regex`,
-`meta.top_module`), or a VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
+Warning classes the golden design itself raises are waived in both. Records are read as the benchmark's code
+reads them: synthetic sets are chat records (the user message holds the broken module after "Broken RTL
+(`NAME`)" and the checker's report, the assistant message the repair diff); real bugs have `broken_rtl`,
+`golden_rtl` (module `<task>_ref`), `spec` and `task`, whose testbench comes from `data/eval_tasks.jsonl` or a
+VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
 """
 
 from __future__ import annotations
@@ -60,8 +51,6 @@ _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.s?v$")
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One benchmark instance: what it is called upstream, the broken and golden design, what the fixer reads."""
-
     id: str
     set: str
     kind: str  # the mutation operator, or the model that wrote a real bug
@@ -83,8 +72,6 @@ class Testbench:
 
 
 class RtlRepairBenchImporter:
-    """RTLRepairBench (lint, semantic and real-bug sets) under its published or this project's contract."""
-
     name = "rtlrepairbench"
     help = "RTLRepairBench's lint, semantic and real-bug repair sets (a checkout of its repository)"
 
@@ -203,7 +190,6 @@ def oracle_of(record: Record, contract: str, seen: Probe, bench: Testbench | Non
 
 def build(record: Record, contract: str, entry: Entry, oracle: dict[str, Any], strong: dict[str, Any] | None,
           specs: dict[str, str], bench: Testbench | None) -> Staged:
-    """The staged case of one record."""
     suite = entry.suite
     case_id = _CASE_ID.sub("_", record.id.replace(":", "_")).strip("_.-") or "record"
     kind = _CASE_ID.sub("_", record.kind).upper().strip("_") or "BUG"
