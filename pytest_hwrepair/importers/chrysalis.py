@@ -141,8 +141,8 @@ def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[
         groups[(edit.program.suite, edit.program.name, edit.file)].append(edit)
     entries: list[Entry] = []
     for (suite, _, file), group in sorted(groups.items()):
-        program = group[0].program
-        rel = f"{suite}/{case_id(program, file)}"
+        program, name = group[0].program, case_id(group[0].program, file)
+        rel = f"{suite}/{name}"
         bugs = _bugs(sorted(group, key=lambda e: (e.spec.type, e.spec.function, e.start)), same)
         kept = []
         for edit, bug in bugs:
@@ -152,8 +152,10 @@ def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[
                 kept.append(bug)
             entries.append(entry)
         if kept:
-            write_case(out / rel, case_fields(program, file, rel, kept), {**program.files, **program.data,
-                                                                          **program.expected})
+            fields = {"schema": 1, "id": name, "domain": "hls", "suite": program.suite,
+                      "title": f"{program.title}: {file}", "sources": list(program.files), "target": file,
+                      "data": list(program.data) or None, "oracle": program.oracle, "bug": kept}
+            write_case(out / rel, fields, {**program.files, **program.data, **program.expected})
     return entries
 
 
@@ -186,12 +188,6 @@ def _bugs(edits: list[Edit], same: dict[str, str]) -> list[tuple[Edit, dict[str,
                            "find": edit.find, "replace": edit.spec.faulty,
                            "occurrence": index if total > 1 else None, "note": note}))
     return out
-
-
-def case_fields(program: Program, file: str, rel: str, bugs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"schema": 1, "id": rel.rsplit("/", 1)[-1], "domain": "hls", "suite": program.suite,
-            "title": f"{program.title}: {file}", "sources": list(program.files), "target": file,
-            "data": list(program.data) or None, "oracle": program.oracle, "bug": bugs}
 
 
 def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) -> tuple[str, ...]:

@@ -74,9 +74,6 @@ class UpTestbench:
     init_files: tuple[str, ...] = ()
     table: str = ""
 
-    def suits(self, bug: str) -> bool:
-        return self.bugs is None or bug in self.bugs
-
 
 @dataclass(frozen=True, slots=True)
 class Project:
@@ -94,10 +91,8 @@ class Project:
 
     def pick(self, bug: str, name: str | None = None, trace: bool = False) -> UpTestbench | None:
         """The testbench the upstream harness would use for this bug (or the one named, or the first trace)."""
-        found = [t for t in self.testbenches if (t.name == name if name else t.suits(bug))]
-        if trace:
-            found = [t for t in found if t.table]
-        return found[0] if found else None
+        return next((t for t in self.testbenches if (t.name == name if name else t.bugs is None or bug in t.bugs)
+                     and (t.table or not trace)), None)
 
 
 def benchmarks_dir(checkout: Path) -> Path:

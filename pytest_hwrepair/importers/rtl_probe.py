@@ -151,7 +151,4 @@ def _run(root: Path, command: str) -> subprocess.CompletedProcess[str]:
 
 
 def _first_error(log: str) -> str:
-    for line in log.splitlines():
-        if "ERROR" in line or "error" in line.lower():
-            return line.strip()[:300]
-    return ""
+    return next((line.strip()[:300] for line in log.splitlines() if "error" in line.lower()), "")

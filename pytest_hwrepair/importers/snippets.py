@@ -57,9 +57,7 @@ def mask(text: str) -> str:
 
 
 def _blank(out: list[str], start: int, end: int) -> None:
-    for k in range(start, end):
-        if out[k] != "\n":
-            out[k] = " "
+    out[start:end] = [c if c == "\n" else " " for c in out[start:end]]
 
 
 @lru_cache(maxsize=8192)
@@ -131,9 +129,7 @@ def find_snippet(text: str, snippet: str, within: Span | None = None) -> list[Sp
     """Where `snippet` occurs (inside `within` when given), up to the whitespace between its tokens."""
     lo, hi = (within.start, within.end) if within else (0, len(text))
     pattern = normalised_pattern(snippet)
-    if pattern is None:
-        return []
-    return [Span(m.start(), m.end()) for m in pattern.finditer(text, lo, hi)]
+    return [Span(m.start(), m.end()) for m in pattern.finditer(text, lo, hi)] if pattern else []
 
 
 @lru_cache(maxsize=4096)
