@@ -50,8 +50,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _domain_problem(model: CaseModel) -> str | None:
-    domain = DOMAINS.get(model.domain)
-    if domain is None:
+    if (domain := DOMAINS.get(model.domain)) is None:
         return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
     # The named kind alone is looked up (its module imported); every kind only to say which are allowed.
     for table, spec, role in (("oracle", model.oracle, "suite"), ("strong_oracle", model.strong_oracle, "strong")):

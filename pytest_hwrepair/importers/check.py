@@ -147,8 +147,7 @@ def tier_f_on_golden(item: Staged, cache_dir: Path) -> str:
     with scratch.directory("hwrepair-tierf-") as root:
         write_case(root / "case", item.fields, item.files)
         case = load_case(root / "case" / "case.toml")
-        found = make_strong_oracle(case, OracleContext(cache_dir))
-        if found is None:
+        if (found := make_strong_oracle(case, OracleContext(cache_dir))) is None:
             return ""
         workspace = root / "ws"
         workspace.mkdir()

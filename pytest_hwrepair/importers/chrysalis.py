@@ -1,13 +1,8 @@
-"""`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources.
+"""`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources (docs/importers.md).
 
-CHStone, MachSuite and PolyBench/C programs, each Chrysalis-HLS single-edit spec of the eight logic types
-injected, judged by the suite oracle the study used and kept only when it passes the two-sided check twice; a
-type label names the shape of an edit, so how the bug fails is recorded, not required.
-
-A spec applies in its function's body first, then in the code it calls (depth first, in call order: a Chrysalis
-design unit is a function with its callees), at the first occurrence in source order, one spelt exactly as the
-spec spells it before one that matches only up to spacing. Only code the function does not reach is looked for
-in its file and then its program, and there it must occur once.
+A spec applies in its function's body, then in the code it calls (depth first, in call order: a Chrysalis design
+unit is a function with its callees), at the first occurrence, one spelt as the spec spells it first; code the
+function does not reach is looked for in its file, then its program, where it must occur once.
 """
 
 from __future__ import annotations
@@ -162,8 +157,7 @@ def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[
 def _status(entry: Entry, keep: Verdicts | None) -> Entry:
     if keep is None:
         return entry
-    check = keep.get(entry.source)
-    if check is None:
+    if (check := keep.get(entry.source)) is None:
         return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
     if check.status == "accepted":
         return replace(entry, status=Status.ACCEPTED, detail=f"{entry.detail}; fails with {failure(check)}")
@@ -379,11 +373,9 @@ def homes(function: str, programs: list[Program]) -> list[Home]:
     several programs (softfloat in dfadd/dfdiv/dfmul/dfsin) always lands in the same one. Chrysalis
     names a second function of the same name `<name>_1` (bfs in bfs/bulk, bfs_1 in bfs/queue), and
     PolyBench 4 dropped the `_imper` suffix of its 3.x stencils."""
-    found = _defined(function, programs) or _defined(function.removesuffix("_imper"), programs)
-    if found:
+    if found := _defined(function, programs) or _defined(function.removesuffix("_imper"), programs):
         return found
-    m = _NUMBERED.match(function)
-    if m:
+    if m := _NUMBERED.match(function):
         found, n = _defined(m.group(1), programs), int(m.group(2))
         return found[n:] + found[:n] if n < len(found) else []
     return []
@@ -409,17 +401,16 @@ def unit(program: Program, function: str, file: str, span: Span) -> Iterator[tup
 
 
 def locate(spec: Spec, programs: list[Program]) -> Edit | Entry:
-    found = homes(spec.function, programs)
-    if not found:
+    if not (found := homes(spec.function, programs)):
         return spec.entry().rejected(Reason.NOT_FOUND, f"function {spec.function} is not defined in any "
                                                        f"{spec.suite} program here")
     for home in found:
-        placed = _in_unit(spec, *home)
-        if placed is not None:
+        if (placed := _in_unit(spec, *home)) is not None:
             return placed
     for scope in ("file", "program"):
         for program, name, _, _ in found:
-            hits = _hits(spec, program, name, scope)
+            files = [name] if scope == "file" else program.search
+            hits = [(n, s) for n in files for s in find_snippet(program.files[n], spec.original)]
             if len(hits) == 1:
                 return _edit(spec, program, *hits[0], f"not in {spec.function} or the code it calls; the only "
                                                       f"occurrence in its {scope}")
@@ -437,8 +428,7 @@ def _in_unit(spec: Spec, program: Program, file: str, span: Span, defined: str) 
     """The first occurrence in the function's body, else in the first callee (depth first) holding one."""
     for function, where, body in unit(program, defined, file, span):
         text = program.files[where]
-        hits = find_snippet(text, spec.original, body)
-        if hits:
+        if hits := find_snippet(text, spec.original, body):
             # Spacing tells recurring statements apart where tokens cannot (MachSuite's stencil3d writes its
             # boundary loop `i<height_size-1` and its stencil loop `i < height_size - 1`): a spec copied
             # from the code spells its statement as the code does, so an exact occurrence comes first.
@@ -450,11 +440,6 @@ def _in_unit(spec: Spec, program: Program, file: str, span: Span, defined: str) 
                     "" if pick == hits[0] else " spelt as the spec spells it")
             return _edit(spec, program, where, pick, said)
     return None
-
-
-def _hits(spec: Spec, program: Program, name: str, scope: str) -> list[tuple[str, Span]]:
-    files = [name] if scope == "file" else list(program.search)
-    return [(n, s) for n in files for s in find_snippet(program.files[n], spec.original)]
 
 
 def _edit(spec: Spec, program: Program, name: str, span: Span, where: str) -> Edit | Entry:

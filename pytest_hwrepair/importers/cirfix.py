@@ -1,15 +1,9 @@
 """`hwrepair import cirfix`: CirFix's defect scenarios and the FPGA-debugging bugs from the rtl-repair repository.
 
-One rtl case per (project, bug): the original sources are the golden design, the buggy file the broken start of
-the file it replaces, the suite oracle the testbench the upstream harness picks (`rtl-tb`: CirFix's Verilog
-testbench, or RTL-Repair's trace table), Tier F the strong oracle where it decides the golden design. Registers
-power up X for CirFix (4-state simulators) and 0 for the FPGA set (traces recorded with Verilator). A bug whose
-original design does not reproduce its oracle under Icarus (CirFix ran on VCS) is rejected.
-
-Upstream layout: `benchmarks/cirfix/` and `benchmarks/fpga-debugging/`, one TOML per project (`project.toml`
-or a named TOML beside the sources) with `[project]`, `[[bugs]]` and `[[testbenches]]`, paths relative to it.
-A project name described twice is one of RTL-Repair's manual ports (synchronous reset, no tri-state bus); the
-first description, the original, is kept.
+One rtl case per (project, bug), judged as docs/importers.md says. Upstream, `benchmarks/cirfix/` and
+`benchmarks/fpga-debugging/` describe each project in a TOML (`project.toml`, or a named TOML beside the sources)
+with `[project]`, `[[bugs]]` and `[[testbenches]]`, paths relative to it. A project name described twice is one
+of RTL-Repair's manual ports (synchronous reset, no tri-state bus): the first description, the original, is kept.
 """
 
 from __future__ import annotations
@@ -252,8 +246,7 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"the project's sources cannot be read: {reader.problem}")
     if not bug.original or bug.original not in golden:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"the bug's original file {bug.original!r} is not a source")
-    broken = reader.one(bug.buggy)
-    if broken is None:
+    if (broken := reader.one(bug.buggy)) is None:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"{bug.buggy}: {reader.problem}")
     if broken == golden[bug.original]:
         return entry.rejected(Reason.NO_OP, f"{bug.buggy} is the original file (a sanity check, not a bug)")
@@ -352,8 +345,7 @@ class Reader:
 
     def one(self, name: str) -> str | None:
         path = self.project.root / name
-        text = read_text(path)
-        if text is None:
+        if (text := read_text(path)) is None:
             self.problem = f"{name} is missing, a link or not text"
             return None
         if not self.expand:
@@ -366,8 +358,7 @@ class Reader:
     def all(self, names: tuple[str, ...]) -> dict[str, str] | None:
         texts: dict[str, str] = {}
         for name in names:
-            text = self.one(name)
-            if text is None:
+            if (text := self.one(name)) is None:
                 return None
             texts[name] = text
         return texts or None

@@ -1,9 +1,6 @@
-"""`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug.
+"""`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug (docs/importers.md).
 
-Each `data/<task>/` (instance.json, input.json, broken_start.*, reference.*, prompt.txt, testbench/) becomes a case
-whose workspace is the testbench with the reference as the solution file, judged by the task's own build and test
-commands (architecture flags adapted on request, the bundled CUTLASS / ThunderKittens wired in by path). Import
-only converts: `hwrepair validate` decides whether each start fails where its bucket says.
+Import only converts: `hwrepair validate` decides whether each start fails where its bucket says.
 """
 
 from __future__ import annotations
@@ -62,8 +59,7 @@ class CudaBeaverImporter:
 
 
 def _sm(text: str) -> int:
-    m = re.fullmatch(r"(?:sm_?)?(\d{2,3})", text.strip().lower())
-    if m is None:
+    if (m := re.fullmatch(r"(?:sm_?)?(\d{2,3})", text.strip().lower())) is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not an SM number such as 90 or sm_90")
     return int(m.group(1))
 
@@ -76,8 +72,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
         return Entry(task.name, "unknown", Status.REJECTED, Reason.NOT_IMPORTABLE, str(exc))
     family, bucket = str(instance.get("task_family", "unknown")), str(instance.get("error_category", ""))
     entry = Entry(task.name, family, Status.IMPORTED, group=bucket)
-    problem = unimportable(instance, meta, bucket)
-    if problem:
+    if problem := unimportable(instance, meta, bucket):
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     files = instance["files"]
     target = str(meta["solution_file"])

@@ -1,21 +1,10 @@
 """`hwrepair import rtlrepairbench`: RTLRepairBench's lint, semantic and real-bug sets as rtl cases.
 
-A case per record: the golden design (the broken module with the record's repair diff applied, or the real
-bug's VerilogEval reference), the broken file as the bug's start, the task's instruction and the checker's
-report as the spec. Lint bugs are judged by `rtl-lint`, semantic ones by `rtl-sim` against the golden design,
-real bugs by their VerilogEval testbench (`rtl-tb`); Tier F is the strong oracle. `--contract` picks the reading:
-
-* `seeded` (suite `rrb_<set>`): Verilator's default lint classes; the reset held 2 cycles, outputs compared
-  from release, 200 cycles x 10 seeds plus 2 directed corner runs.
-* `published` (suite `rrb_<set>_published`): the benchmark's own: lint also fails on BLKSEQ and UNDRIVEN;
-  random stimulus on every input including the reset, compared from the first cycle, 200 cycles, one run (its
-  Icarus `$random` sequence and strict X comparison are not reproduced).
-
-Warning classes the golden design itself raises are waived in both. Records are read as the benchmark's code
-reads them: synthetic sets are chat records (the user message holds the broken module after "Broken RTL
-(`NAME`)" and the checker's report, the assistant message the repair diff); real bugs have `broken_rtl`,
-`golden_rtl` (module `<task>_ref`), `spec` and `task`, whose testbench comes from `data/eval_tasks.jsonl` or a
-VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
+The oracles and the two contracts (`seeded`, `published`) are described in docs/importers.md. Records are read
+as the benchmark's code reads them: synthetic sets are chat records (the user message holds the broken module
+after "Broken RTL (`NAME`)" and the checker's report, the assistant message the repair diff); real bugs have
+`broken_rtl`, `golden_rtl` (module `<task>_ref`), `spec` and `task`, whose testbench comes from
+`data/eval_tasks.jsonl` or a VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
 """
 
 from __future__ import annotations
@@ -146,8 +135,7 @@ def stage_record(raw: dict[str, Any] | str, set_name: str, contract: str, entry:
     entry = Entry(entry.source, entry.suite, entry.status, group=record.kind or "unknown")
     if record.golden == record.broken:
         return entry.rejected(Reason.NO_OP, "the broken design is the golden design")
-    top = first_module(record.golden)
-    if top is None:
+    if (top := first_module(record.golden)) is None:
         return entry.rejected(Reason.NOT_IMPORTABLE, "the golden design defines no module")
     key = f"{record.name}\0{record.golden}"
     seen = probes.get(key) or probes.setdefault(key, probe({record.name: record.golden}, top))
@@ -273,8 +261,7 @@ def realbug(raw: dict[str, Any]) -> Record:
     missing = [k for k in ("id", "task", "broken_rtl", "golden_rtl") if not isinstance(raw.get(k), str) or not raw[k]]
     if missing:
         raise ValueError(f"{missing[0]}: missing")
-    top = first_module(raw["broken_rtl"])
-    if top is None:
+    if (top := first_module(raw["broken_rtl"])) is None:
         raise ValueError("broken_rtl defines no module")
     trace = raw.get("divergence_trace")
     report = ""
@@ -288,8 +275,7 @@ def realbug(raw: dict[str, Any]) -> Record:
 
 def rename_first_module(text: str, name: str) -> str:
     """The reference module under the name the broken design (and the testbench) use."""
-    old = first_module(text)
-    if old is None:
+    if (old := first_module(text)) is None:
         raise ValueError("golden_rtl defines no module")
     return re.sub(rf"\bmodule(\s+){re.escape(old)}\b", rf"module\g<1>{name}", text, count=1)
 

@@ -69,14 +69,11 @@ def find_definitions(text: str, name: str) -> tuple[Span, ...]:
     for m in re.finditer(rf"\b{re.escape(name)}\s*\(", masked):
         if depth_at[m.start()] != 0:
             continue
-        close = _matching(masked, m.end() - 1, "(", ")")
-        if close is None:
+        if (close := _matching(masked, m.end() - 1, "(", ")")) is None:
             continue
-        body = _body_start(masked, close + 1, masked[m.end():close])
-        if body is None:
+        if (body := _body_start(masked, close + 1, masked[m.end():close])) is None:
             continue
-        end = _matching(masked, body, "{", "}")
-        if end is not None:
+        if (end := _matching(masked, body, "{", "}")) is not None:
             found.append(Span(masked.rfind("\n", 0, m.start()) + 1, end + 1))
     return tuple(found)
 
@@ -135,8 +132,7 @@ def find_snippet(text: str, snippet: str, within: Span | None = None) -> list[Sp
 @lru_cache(maxsize=4096)
 def normalised_pattern(snippet: str) -> re.Pattern[str] | None:
     """A regex for the snippet's tokens with any whitespace between them; whole words at both ends."""
-    tokens = _TOKEN.findall(snippet)
-    if not tokens:
+    if not (tokens := _TOKEN.findall(snippet)):
         return None
     parts = [r"(?<!\w)" if _wordy(tokens[0][0]) else "", re.escape(tokens[0])]
     for prev, tok in zip(tokens, tokens[1:]):
