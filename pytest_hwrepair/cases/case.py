@@ -263,9 +263,7 @@ def describe(exc: ValidationError, raw: dict[str, Any], where: str = "") -> str:
 
 def check_unknown(path: Path, model: CaseModel, strict: bool) -> None:
     """Unknown keys: an error under strict, a warning otherwise (DESIGN §3)."""
-    problems = _unknown(model)
-    for bug in model.bug:
-        problems += [f"[{bug.id}] {p}" for p in _unknown(bug)]
+    problems = _unknown(model) + [f"[{bug.id}] {p}" for bug in model.bug for p in _unknown(bug)]
     for problem in problems:
         message = f"{path}: {problem}: unknown field"
         if strict:

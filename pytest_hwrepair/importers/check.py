@@ -40,15 +40,13 @@ def two_sided(paths: list[Path], *, jobs: int, cache_dir: Path) -> dict[tuple[st
     return {(check.path, check.bug): check for check in checks}
 
 
-# validate's rules that read a bug's type as the way it must fail. A label that names the shape of an
-# edit (Chrysalis' INF: a changed loop bound or exit) makes no such promise: most of those edits end in
-# a crash or a wrong result, which is as observable as a hang.
+# validate's rules that read a bug's type as the way it must fail. A label naming the shape of an edit (Chrysalis'
+# INF: a changed loop bound or exit) promises no such thing: a crash or a wrong result is as observable as a hang.
 _LABEL_RULES = ("INF bug does not fail by timeout",)
 
 
 def shape_labels(check: BugCheck) -> BugCheck:
-    """The verdict with type labels read as edit shapes: a bug rejected only for failing another way than its
-    label suggests is accepted."""
+    """The verdict with type labels read as edit shapes (a rejection for failing another way is an acceptance)."""
     if check.status == "rejected" and check.reason.startswith(_LABEL_RULES):
         return replace(check, status="accepted", reason="")
     return check

@@ -60,13 +60,10 @@ class Probe:
         return [p for p in self.ports if p.direction == "input"]
 
     @property
-    def inout(self) -> list[str]:
-        return [p.name for p in self.ports if p.direction not in ("input", "output")]
-
-    @property
     def tier_f(self) -> bool:
         """Tier F can run: yosys reads the design, its ports are plain, and a stateful one has a clock."""
-        return not self.problem and not self.inout and (self.clock is not None or not self.stateful)
+        plain = all(p.direction in ("input", "output") for p in self.ports)
+        return not self.problem and plain and (self.clock is not None or not self.stateful)
 
 
 def first_module(text: str) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 _TOKEN = re.compile(r"\w+|\S")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -80,11 +81,8 @@ def find_definitions(text: str, name: str) -> tuple[Span, ...]:
 
 @lru_cache(maxsize=256)
 def _depths(masked: str) -> list[int]:
-    depths, depth = [], 0
-    for c in masked:
-        depths.append(depth)
-        depth += 1 if c == "{" else -1 if c == "}" else 0
-    return depths
+    """The brace depth at each offset."""
+    return list(accumulate((1 if c == "{" else -1 if c == "}" else 0 for c in masked), initial=0))[:-1]
 
 
 def _matching(masked: str, open_at: int, opener: str, closer: str) -> int | None:
