@@ -250,34 +250,33 @@ def load_specs(specs: Path) -> tuple[list[Spec], list[Entry]]:
             if m is None or m.group(1) not in HLS_BUG_TYPES:
                 continue  # two-type files and the pragma types are not candidates of the study
             function, kind = path.parent.parent.name, m.group(1)
-            spec, problem = _parse(path, suite, function, kind)
-            if spec is not None:
-                found.append(spec)
-            else:
+            try:
+                found.append(_parse(path, suite, function, kind))
+            except ValueError as exc:
                 rejected.append(Entry(f"{suite}/{function}/{kind}", suite, Status.REJECTED,
-                                      Reason.UNSUPPORTED, problem, group=kind))
+                                      Reason.UNSUPPORTED, f"{path.name}: {exc}", group=kind))
     return found, rejected
 
 
-def _parse(path: Path, suite: str, function: str, kind: str) -> tuple[Spec | None, str]:
+def _parse(path: Path, suite: str, function: str, kind: str) -> Spec:
+    """The spec in the file; ValueError says why it is no candidate."""
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, f"{path.name}: unreadable spec: {exc}"
+        raise ValueError(f"unreadable spec: {exc}") from None
     if not isinstance(data, dict):
-        return None, f"{path.name}: not a JSON object"
+        raise ValueError("not a JSON object")
     size, edits = data.get("Error Size"), data.get("Error Specification")
     if size != 1 or not isinstance(edits, list) or len(edits) != 1 or not isinstance(edits[0], dict):
         count = len(edits) if isinstance(edits, list) else 0
-        return None, f"{path.name}: Error Size {size!r} with {count} edits (only single-edit specs are candidates)"
+        raise ValueError(f"Error Size {size!r} with {count} edits (only single-edit specs are candidates)")
     edit = edits[0]
     original, faulty, declared = edit.get("Original Code"), edit.get("Faulty Code"), edit.get("Error Type")
     if not isinstance(original, str) or not isinstance(faulty, str) or not original.strip():
-        return None, f"{path.name}: Original Code and Faulty Code must be non-empty strings"
+        raise ValueError("Original Code and Faulty Code must be non-empty strings")
     if declared != kind:
-        return None, f"{path.name}: Error Type {declared!r} does not match the file name"
-    original, faulty = unwrap(original, faulty)
-    return Spec(suite, function, kind, original, faulty, path), ""
+        raise ValueError(f"Error Type {declared!r} does not match the file name")
+    return Spec(suite, function, kind, *unwrap(original, faulty), path)
 
 
 _QUOTES = ('"""', "'''")

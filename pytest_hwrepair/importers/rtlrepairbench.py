@@ -80,13 +80,11 @@ class RtlRepairBenchImporter:
             raise ImporterError(f"{ns.checkout}: not a directory")
         contracts = list(CONTRACTS) if ns.contract == "both" else [ns.contract]
         specs, benches = eval_tasks(data)
-        staged: list[Staged] = []
-        entries: list[Entry] = []
+        found: list[Staged | Entry] = []
         for set_name in ns.sets or list(SETS):
             for contract in (["testbench"] if set_name == "real" else contracts):
-                found, rejected = stage_set(data, set_name, contract, specs, benches, ns)
-                staged += found
-                entries += rejected
+                found += stage_set(data, set_name, contract, specs, benches, ns)
+        staged, entries = split(found)
         prepare_out(ns.out, self.name, ["rrb_real", *(suite_of(s, c) for s in ("lint", "semantic") for c in CONTRACTS)])
         written, notes, decided = admit(staged, ns)
         if not ns.no_check:
@@ -103,7 +101,7 @@ def suite_of(set_name: str, contract: str) -> str:
 
 
 def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], benches: dict[str, Testbench],
-              ns: argparse.Namespace) -> tuple[list[Staged], list[Entry]]:
+              ns: argparse.Namespace) -> list[Staged | Entry]:
     """Every record of one set as a staged case, or its rejection."""
     path, bucket = record_files(data, set_name)
     suite = suite_of(set_name, contract)
@@ -119,7 +117,7 @@ def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], b
         source = str(raw.get("id") or f"{path.name}:{number}") if isinstance(raw, dict) else f"{path.name}:{number}"
         entry = Entry(source, suite, Status.IMPORTED)
         found.append(stage_record(raw, set_name, contract, entry, specs, benches, ns.verilogeval, probes))
-    return split(found)
+    return found
 
 
 def stage_record(raw: dict[str, Any] | str, set_name: str, contract: str, entry: Entry, specs: dict[str, str],
