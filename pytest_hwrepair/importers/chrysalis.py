@@ -1,8 +1,8 @@
 """`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources (docs/importers.md).
 
 A spec applies in its function's body, then in the code it calls (depth first, in call order: a Chrysalis design
-unit is a function with its callees), at the first occurrence, one spelt as the spec spells it first; code the
-function does not reach is looked for in its file, then its program, where it must occur once.
+unit is a function with its callees), at the first occurrence, preferring one spelt exactly as the spec spells
+it; code the function does not reach is looked for in its file, then its program, where it must occur once.
 """
 
 from __future__ import annotations
