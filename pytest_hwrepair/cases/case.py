@@ -35,8 +35,7 @@ class OracleSpec(SpecModel):
     @classmethod
     def _assets_stay_inside(cls, assets: list[str]) -> list[str]:
         for asset in assets:
-            problem = path_problem(asset)
-            if problem:
+            if problem := path_problem(asset):
                 raise ValueError(f"assets: {asset!r} {problem.replace('case directory', 'oracles/ directory')}")
         return assets
 
@@ -264,9 +263,7 @@ def describe(exc: ValidationError, raw: dict[str, Any], where: str = "") -> str:
 
 def check_unknown(path: Path, model: CaseModel, strict: bool) -> None:
     """Unknown keys: an error under strict, a warning otherwise (DESIGN §3)."""
-    problems = list(_unknown(model, ""))
-    for bug in model.bug:
-        problems += [f"[{bug.id}] {p}" for p in _unknown(bug, "")]
+    problems = _unknown(model) + [f"[{bug.id}] {p}" for bug in model.bug for p in _unknown(bug)]
     for problem in problems:
         message = f"{path}: {problem}: unknown field"
         if strict:
@@ -274,7 +271,7 @@ def check_unknown(path: Path, model: CaseModel, strict: bool) -> None:
         warnings.warn(message, UserWarning, stacklevel=2)
 
 
-def _unknown(model: BaseModel, prefix: str) -> list[str]:
+def _unknown(model: BaseModel, prefix: str = "") -> list[str]:
     found = [f"{prefix}{key}" for key in (model.model_extra or {})]
     for name in type(model).model_fields:
         value = getattr(model, name)
@@ -295,15 +292,11 @@ def read_files(path: Path, model: CaseModel) -> dict[str, str]:
     for bug in model.bug:
         if bug.file is not None and bug.file not in model.sources:
             raise CaseError(f"{path}: [{bug.id}] file: {bug.file!r} is not listed in sources")
-        for field_name in ("broken", "error_log"):
-            value = getattr(bug, field_name)
-            if value is not None:
-                names.append((value, f"[{bug.id}] {field_name}"))
+        names += [(getattr(bug, f), f"[{bug.id}] {f}") for f in ("broken", "error_log") if getattr(bug, f) is not None]
     files: dict[str, str] = {}
     root = path.parent.resolve()
     for name, field_name in names:
-        problem = path_problem(name)
-        if problem:
+        if problem := path_problem(name):
             raise CaseError(f"{path}: {field_name}: {name!r} {problem}")
         file = (root / name).resolve()
         if not file.is_relative_to(root):

@@ -37,8 +37,7 @@ class Corpus:
         return self.case_of(task).golden_files()
 
     def populate(self, workspace: Path, task: RepairTask) -> None:
-        case = self.cases.get((task.domain, task.suite, task.case))
-        if case is not None:
+        if (case := self.cases.get((task.domain, task.suite, task.case))) is not None:
             populate(workspace, case, {})
 
     def pending(self, label: str) -> list[RepairTask]:

@@ -131,5 +131,4 @@ def domain_of(name: str) -> Domain:
 
 def has(name: object, feature: str) -> bool:
     """Whether the domain of this name (None or unknown: no) has a feature such as `tier_tables`."""
-    domain = DOMAINS.get(name) if isinstance(name, str) else None
-    return bool(domain is not None and getattr(domain, feature))
+    return isinstance(name, str) and name in DOMAINS and bool(getattr(DOMAINS[name], feature))

@@ -26,8 +26,7 @@ def load_case(path: Path, *, strict: bool = False) -> Case:
         model = CaseModel.model_validate(raw)
     except ValidationError as exc:
         raise CaseError(f"{path}: {describe(exc, raw)}") from None
-    problem = _domain_problem(model)
-    if problem:
+    if problem := _domain_problem(model):
         raise CaseError(f"{path}: {problem}")
     model = model.model_copy(update=_typed_oracles(path, model, raw))
     for name, field in model.oracle.case_files("oracle"):
@@ -51,8 +50,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _domain_problem(model: CaseModel) -> str | None:
-    domain = DOMAINS.get(model.domain)
-    if domain is None:
+    if (domain := DOMAINS.get(model.domain)) is None:
         return f"domain: {model.domain!r} is not one of {', '.join(DOMAINS)}"
     # The named kind alone is looked up (its module imported); every kind only to say which are allowed.
     for table, spec, role in (("oracle", model.oracle, "suite"), ("strong_oracle", model.strong_oracle, "strong")):
@@ -70,22 +68,18 @@ def _domain_problem(model: CaseModel) -> str | None:
 
 def _typed_oracles(path: Path, model: CaseModel, raw: dict[str, Any]) -> dict[str, Any]:
     """The `[oracle]` and `[strong_oracle]` tables validated by their kinds' own spec models."""
-    suite = kind_of(model.oracle.kind)
-    assert suite is not None  # _domain_problem found it
-    update: dict[str, Any] = {"oracle": _validate(path, suite.spec, raw, "oracle")}
-    if model.strong_oracle is not None:
-        strong = kind_of(model.strong_oracle.kind)
-        assert strong is not None
-        update["strong_oracle"] = _validate(path, strong.strong_spec, raw, "strong_oracle")
+    update: dict[str, Any] = {}
+    for table, given in (("oracle", model.oracle), ("strong_oracle", model.strong_oracle)):
+        kind = kind_of(given.kind) if given is not None else None
+        if kind is None:  # no strong oracle (_domain_problem found every kind named)
+            continue
+        spec: type[OracleSpec] | type[StrongSpec] = kind.spec if table == "oracle" else kind.strong_spec
+        body = raw.get(table) or {}
+        try:
+            update[table] = spec.model_validate(body)
+        except ValidationError as exc:
+            raise CaseError(f"{path}: {describe(exc, body, table)}") from None
     return update
-
-
-def _validate(path: Path, spec: type[OracleSpec] | type[StrongSpec], raw: dict[str, Any], table: str) -> Any:
-    body = raw.get(table) or {}
-    try:
-        return spec.model_validate(body)
-    except ValidationError as exc:
-        raise CaseError(f"{path}: {describe(exc, body, table)}") from None
 
 
 def json_schema() -> dict[str, Any]:

@@ -22,7 +22,6 @@ BUILTIN: dict[str, ImporterFactory] = {
 
 
 def registry() -> dict[str, ImporterFactory]:
-    """Built-in importers, then plug-ins from the `hwrepair.importers` entry-point group."""
     found = dict(BUILTIN)
     for ep in entry_points(group="hwrepair.importers"):
         if ep.name not in found:  # the built-ins are declared there too; never load a twin

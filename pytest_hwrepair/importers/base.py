@@ -92,14 +92,11 @@ class ImportReport:
     def lines(self) -> list[str]:
         lines = [f"REJECTED {e.source}: {e.reason.value if e.reason else ''}: {e.detail}"
                  for e in self.entries if e.status is Status.REJECTED]
-        by_suite: dict[str, Counter[str]] = {}
-        for e in self.entries:
-            by_suite.setdefault(e.suite, Counter())[e.status.value] += 1
-        for suite, counts in sorted(by_suite.items()):
-            lines.append(f"{suite}: {sum(counts.values())} candidates: " + ", ".join(
-                f"{counts.get(s.value, 0)} {s.value}" for s in Status))
-            reasons = Counter(e.reason.value for e in self.entries
-                              if e.suite == suite and e.status is Status.REJECTED and e.reason)
+        for suite in sorted({e.suite for e in self.entries}):
+            mine = [e for e in self.entries if e.suite == suite]
+            counts = Counter(e.status for e in mine)
+            lines.append(f"{suite}: {len(mine)} candidates: " + ", ".join(f"{counts[s]} {s.value}" for s in Status))
+            reasons = Counter(e.reason.value for e in mine if e.status is Status.REJECTED and e.reason)
             lines += [f"  rejected - {reason}: {n}" for reason, n in sorted(reasons.items())]
         return [*lines, *self.notes]
 
@@ -162,12 +159,10 @@ def read_text(path: Path) -> str | None:
 
 def dump_toml(fields: Mapping[str, Any]) -> str:
     """TOML for a case file: scalars and lists first, then tables, then arrays of tables."""
-    out: list[str] = []
     tables = {k: v for k, v in fields.items() if isinstance(v, Mapping)}
     arrays = {k: v for k, v in fields.items() if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)}
-    for key, value in fields.items():
-        if key not in tables and key not in arrays and value is not None:
-            out.append(f"{key} = {_value(value)}")
+    out = [f"{key} = {_value(value)}" for key, value in fields.items()
+           if key not in tables and key not in arrays and value is not None]
     for key, table in tables.items():
         out += ["", f"[{key}]", *(f"{k} = {_value(v)}" for k, v in table.items() if v is not None)]
     for key, items in arrays.items():

@@ -1,7 +1,6 @@
 """The two-sided check an importer keeps instances by: `hwrepair validate` over freshly written cases.
 
-Imported rtl cases are checked in a scratch directory, and Tier F is kept as their strong oracle only where it
-decides the golden design against itself (PROVED or BOUNDED_PASS).
+Tier F stays an imported rtl case's strong oracle only where it decides the golden design (PROVED or BOUNDED_PASS).
 """
 
 from __future__ import annotations
@@ -41,15 +40,13 @@ def two_sided(paths: list[Path], *, jobs: int, cache_dir: Path) -> dict[tuple[st
     return {(check.path, check.bug): check for check in checks}
 
 
-# validate's rules that read a bug's type as the way it must fail. A label that names the shape of an
-# edit (Chrysalis' INF: a changed loop bound or exit) makes no such promise: most of those edits end in
-# a crash or a wrong result, which is as observable as a hang.
+# validate's rules that read a bug's type as the way it must fail. A label naming the shape of an edit (Chrysalis'
+# INF: a changed loop bound or exit) promises no such thing: a crash or a wrong result is as observable as a hang.
 _LABEL_RULES = ("INF bug does not fail by timeout",)
 
 
 def shape_labels(check: BugCheck) -> BugCheck:
-    """The verdict with the type labels read as edit shapes: a bug rejected only for failing another way
-    than its label suggests is accepted (the reference passed, the bug builds and fails, as for any bug)."""
+    """The verdict with type labels read as edit shapes (a rejection for failing another way is an acceptance)."""
     if check.status == "rejected" and check.reason.startswith(_LABEL_RULES):
         return replace(check, status="accepted", reason="")
     return check
@@ -61,7 +58,6 @@ def failure(check: BugCheck) -> str:
 
 
 def rejection_reason(check: BugCheck) -> Reason:
-    """The import log's reason for a bug `validate` rejected."""
     for prefix, reason in _REASONS:
         if check.reason.startswith(prefix):
             return reason
@@ -108,9 +104,8 @@ def add_common_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 def admit(staged: list[Staged], ns: argparse.Namespace,
           remap: Remap | None = None) -> tuple[list[Entry], list[str], dict[str, str]]:
-    """Write to `--out` the staged cases that pass the two-sided check (all of them with `--no-check`), Tier F
-    dropped where it cannot judge; the log entries of all of them, notes, and per design checked why Tier F
-    does not decide it ('' where it does)."""
+    """Write the staged cases that pass the two-sided check (all with `--no-check`), Tier F dropped where it cannot
+    judge; the log entries of all, notes, and per design checked why Tier F does not decide it ('' where it does)."""
     notes: list[str] = []
     decided: dict[str, str] = {}
     if ns.no_check:
@@ -150,8 +145,7 @@ def tier_f_on_golden(item: Staged, cache_dir: Path) -> str:
     with scratch.directory("hwrepair-tierf-") as root:
         write_case(root / "case", item.fields, item.files)
         case = load_case(root / "case" / "case.toml")
-        found = make_strong_oracle(case, OracleContext(cache_dir))
-        if found is None:
+        if (found := make_strong_oracle(case, OracleContext(cache_dir))) is None:
             return ""
         workspace = root / "ws"
         workspace.mkdir()
@@ -162,8 +156,8 @@ def tier_f_on_golden(item: Staged, cache_dir: Path) -> str:
 
 
 def keep_tier_f(staged: list[Staged], cache_dir: Path) -> tuple[list[Staged], dict[str, str]]:
-    """Tier F dropped from every case of a design whose golden design it does not decide (checked once per
-    design, on its first accepted case); per design checked, why not ('' where it decides)."""
+    """Tier F dropped from every case of a design it does not decide (checked on the design's first accepted case);
+    per design checked, why not ('' where it decides)."""
     decided: dict[str, str] = {}
     for item in staged:
         if item.entry.status is Status.ACCEPTED and item.fields.get("strong_oracle") and item.design not in decided:
@@ -172,12 +166,8 @@ def keep_tier_f(staged: list[Staged], cache_dir: Path) -> tuple[list[Staged], di
 
 
 def drop_proving_tier_f(staged: list[Staged]) -> tuple[list[Staged], list[str]]:
-    """Accept, without a strong oracle, the bugs whose only fault was that Tier F proves them equivalent.
-
-    The suite oracle (a simulation) tells the buggy design apart while synthesis-based equivalence does
-    not (a sensitivity list, an initial value): Tier F cannot judge these designs, so it is no strong
-    oracle for them; their reference passed and their noop failed.
-    """
+    """Accept, without a strong oracle, the bugs whose only fault was that Tier F proves them equivalent: the
+    simulation tells them apart where synthesis-based equivalence cannot (a sensitivity list, an initial value)."""
     kept, notes = [], []
     for item in staged:
         if item.entry.status is Status.REJECTED and item.entry.reason is Reason.EQUIVALENT:

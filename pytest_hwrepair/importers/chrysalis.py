@@ -1,18 +1,8 @@
-"""`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources.
+"""`hwrepair import chrysalis`: the HLS repair study's benchmark rebuilt from its public sources (docs/importers.md).
 
-CHStone, MachSuite and PolyBench/C (3.x or 4.x) programs from the user's checkouts, each Chrysalis-HLS
-single-edit spec of the eight logic types injected into its function (or the code that function
-calls), judged by the suite oracle the study used. An instance is kept only when the original program
-passes, the injected one compiles and the bug is observable, twice (the two-sided check of `hwrepair
-validate`); a type label names the shape of an edit, so how the bug fails is recorded, not required.
-Under `--select`, specs that leave the same program behind are all kept, each marked `same_as` the
-one that stands for them, as the study counts them.
-
-Where a spec applies: its function's own body first, then the code it calls (depth first, in call order: a
-Chrysalis design unit is a function with its callees). Where the code occurs several times there, the first
-occurrence in source order is taken, the reading every injector of these specs uses, one spelt exactly as the
-spec spells it before one that matches only up to spacing. Only code the function does not reach is looked
-for in its file and then its program, and there it must occur once.
+A spec applies in its function's body, then in the code it calls (depth first, in call order: a Chrysalis design
+unit is a function with its callees), at the first occurrence, preferring one spelt exactly as the spec spells
+it; code the function does not reach is looked for in its file, then its program, where it must occur once.
 """
 
 from __future__ import annotations
@@ -42,8 +32,6 @@ Verdicts = dict[str, BugCheck | None]  # validate's verdict per spec source (Non
 
 
 class ChrysalisImporter:
-    """CHStone + MachSuite + PolyBench/C with Chrysalis-HLS bug specifications."""
-
     name = "chrysalis"
     help = "the HLS repair study's benchmark: CHStone, MachSuite, PolyBench/C and Chrysalis-HLS bug specs"
 
@@ -103,8 +91,8 @@ def place(specs: list[Spec], programs: dict[str, list[Program]]) -> tuple[list[E
 
 
 def checked(out: Path, edits: list[Edit], jobs: int, cache_dir: Path, keep_twins: bool = False) -> list[Entry]:
-    """Check every edit two-sided, and what passed a second time (verdicts must repeat: undefined
-    behaviour and a loaded machine can make one run pass); then write only what passed both checks."""
+    """Check every edit two-sided, then what passed a second time (undefined behaviour and a loaded machine
+    can make one run pass); write only what passed both checks."""
     verdicts = check_in_scratch(edits, jobs, cache_dir)
     again = check_in_scratch([e for e in edits if _passed(e, verdicts)], jobs, cache_dir)
     for source, second in again.items():
@@ -141,16 +129,15 @@ def check_in_scratch(edits: list[Edit], jobs: int, cache_dir: Path) -> Verdicts:
 
 
 def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[str, str] | None = None) -> list[Entry]:
-    """One case per (program, file) holding its edits; with `keep`, only the bugs that passed the check.
-    `same` marks the edits that leave the same program behind as another (source -> its source)."""
+    """One case per (program, file) holding its edits (with `keep`, those that passed); `same` from `twins`."""
     same = same or {}
     groups: dict[tuple[str, str, str], list[Edit]] = defaultdict(list)
     for edit in edits:
         groups[(edit.program.suite, edit.program.name, edit.file)].append(edit)
     entries: list[Entry] = []
     for (suite, _, file), group in sorted(groups.items()):
-        program = group[0].program
-        rel = f"{suite}/{case_id(program, file)}"
+        program, name = group[0].program, case_id(group[0].program, file)
+        rel = f"{suite}/{name}"
         bugs = _bugs(sorted(group, key=lambda e: (e.spec.type, e.spec.function, e.start)), same)
         kept = []
         for edit, bug in bugs:
@@ -160,16 +147,17 @@ def write_cases(out: Path, edits: list[Edit], keep: Verdicts | None, same: dict[
                 kept.append(bug)
             entries.append(entry)
         if kept:
-            write_case(out / rel, case_fields(program, file, rel, kept), {**program.files, **program.data,
-                                                                          **program.expected})
+            fields = {"schema": 1, "id": name, "domain": "hls", "suite": program.suite,
+                      "title": f"{program.title}: {file}", "sources": list(program.files), "target": file,
+                      "data": list(program.data) or None, "oracle": program.oracle, "bug": kept}
+            write_case(out / rel, fields, {**program.files, **program.data, **program.expected})
     return entries
 
 
 def _status(entry: Entry, keep: Verdicts | None) -> Entry:
     if keep is None:
         return entry
-    check = keep.get(entry.source)
-    if check is None:
+    if (check := keep.get(entry.source)) is None:
         return entry.rejected(Reason.HARNESS_ERROR, "the check gave no verdict for this bug")
     if check.status == "accepted":
         return replace(entry, status=Status.ACCEPTED, detail=f"{entry.detail}; fails with {failure(check)}")
@@ -194,12 +182,6 @@ def _bugs(edits: list[Edit], same: dict[str, str]) -> list[tuple[Edit, dict[str,
                            "find": edit.find, "replace": edit.spec.faulty,
                            "occurrence": index if total > 1 else None, "note": note}))
     return out
-
-
-def case_fields(program: Program, file: str, rel: str, bugs: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"schema": 1, "id": rel.rsplit("/", 1)[-1], "domain": "hls", "suite": program.suite,
-            "title": f"{program.title}: {file}", "sources": list(program.files), "target": file,
-            "data": list(program.data) or None, "oracle": program.oracle, "bug": bugs}
 
 
 def selection_notes(selection: set[tuple[str, str, str]], entries: list[Entry]) -> tuple[str, ...]:
@@ -268,34 +250,33 @@ def load_specs(specs: Path) -> tuple[list[Spec], list[Entry]]:
             if m is None or m.group(1) not in HLS_BUG_TYPES:
                 continue  # two-type files and the pragma types are not candidates of the study
             function, kind = path.parent.parent.name, m.group(1)
-            spec, problem = _parse(path, suite, function, kind)
-            if spec is not None:
-                found.append(spec)
-            else:
+            try:
+                found.append(_parse(path, suite, function, kind))
+            except ValueError as exc:
                 rejected.append(Entry(f"{suite}/{function}/{kind}", suite, Status.REJECTED,
-                                      Reason.UNSUPPORTED, problem, group=kind))
+                                      Reason.UNSUPPORTED, f"{path.name}: {exc}", group=kind))
     return found, rejected
 
 
-def _parse(path: Path, suite: str, function: str, kind: str) -> tuple[Spec | None, str]:
+def _parse(path: Path, suite: str, function: str, kind: str) -> Spec:
+    """The spec in the file; ValueError says why it is no candidate."""
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, f"{path.name}: unreadable spec: {exc}"
+        raise ValueError(f"unreadable spec: {exc}") from None
     if not isinstance(data, dict):
-        return None, f"{path.name}: not a JSON object"
+        raise ValueError("not a JSON object")
     size, edits = data.get("Error Size"), data.get("Error Specification")
     if size != 1 or not isinstance(edits, list) or len(edits) != 1 or not isinstance(edits[0], dict):
         count = len(edits) if isinstance(edits, list) else 0
-        return None, f"{path.name}: Error Size {size!r} with {count} edits (only single-edit specs are candidates)"
+        raise ValueError(f"Error Size {size!r} with {count} edits (only single-edit specs are candidates)")
     edit = edits[0]
     original, faulty, declared = edit.get("Original Code"), edit.get("Faulty Code"), edit.get("Error Type")
     if not isinstance(original, str) or not isinstance(faulty, str) or not original.strip():
-        return None, f"{path.name}: Original Code and Faulty Code must be non-empty strings"
+        raise ValueError("Original Code and Faulty Code must be non-empty strings")
     if declared != kind:
-        return None, f"{path.name}: Error Type {declared!r} does not match the file name"
-    original, faulty = unwrap(original, faulty)
-    return Spec(suite, function, kind, original, faulty, path), ""
+        raise ValueError(f"Error Type {declared!r} does not match the file name")
+    return Spec(suite, function, kind, *unwrap(original, faulty), path)
 
 
 _QUOTES = ('"""', "'''")
@@ -391,11 +372,9 @@ def homes(function: str, programs: list[Program]) -> list[Home]:
     several programs (softfloat in dfadd/dfdiv/dfmul/dfsin) always lands in the same one. Chrysalis
     names a second function of the same name `<name>_1` (bfs in bfs/bulk, bfs_1 in bfs/queue), and
     PolyBench 4 dropped the `_imper` suffix of its 3.x stencils."""
-    found = _defined(function, programs) or _defined(function.removesuffix("_imper"), programs)
-    if found:
+    if found := _defined(function, programs) or _defined(function.removesuffix("_imper"), programs):
         return found
-    m = _NUMBERED.match(function)
-    if m:
+    if m := _NUMBERED.match(function):
         found, n = _defined(m.group(1), programs), int(m.group(2))
         return found[n:] + found[:n] if n < len(found) else []
     return []
@@ -406,8 +385,7 @@ def _defined(function: str, programs: list[Program]) -> list[Home]:
 
 
 def unit(program: Program, function: str, file: str, span: Span) -> Iterator[tuple[str, str, Span]]:
-    """(function, file, body) of `function` and then of every function it calls that the program defines,
-    depth first in call order, each once."""
+    """(function, file, body) of `function`, then of each function it calls that the program defines (depth first)."""
     seen = {function}
 
     def walk(name: str, where: str, body: Span) -> Iterator[tuple[str, str, Span]]:
@@ -422,18 +400,16 @@ def unit(program: Program, function: str, file: str, span: Span) -> Iterator[tup
 
 
 def locate(spec: Spec, programs: list[Program]) -> Edit | Entry:
-    """The edit, or the rejection saying why the spec cannot be placed."""
-    found = homes(spec.function, programs)
-    if not found:
+    if not (found := homes(spec.function, programs)):
         return spec.entry().rejected(Reason.NOT_FOUND, f"function {spec.function} is not defined in any "
                                                        f"{spec.suite} program here")
     for home in found:
-        placed = _in_unit(spec, *home)
-        if placed is not None:
+        if (placed := _in_unit(spec, *home)) is not None:
             return placed
     for scope in ("file", "program"):
         for program, name, _, _ in found:
-            hits = _hits(spec, program, name, scope)
+            files = [name] if scope == "file" else program.search
+            hits = [(n, s) for n in files for s in find_snippet(program.files[n], spec.original)]
             if len(hits) == 1:
                 return _edit(spec, program, *hits[0], f"not in {spec.function} or the code it calls; the only "
                                                       f"occurrence in its {scope}")
@@ -451,8 +427,7 @@ def _in_unit(spec: Spec, program: Program, file: str, span: Span, defined: str) 
     """The first occurrence in the function's body, else in the first callee (depth first) holding one."""
     for function, where, body in unit(program, defined, file, span):
         text = program.files[where]
-        hits = find_snippet(text, spec.original, body)
-        if hits:
+        if hits := find_snippet(text, spec.original, body):
             # Spacing tells recurring statements apart where tokens cannot (MachSuite's stencil3d writes its
             # boundary loop `i<height_size-1` and its stencil loop `i < height_size - 1`): a spec copied
             # from the code spells its statement as the code does, so an exact occurrence comes first.
@@ -464,11 +439,6 @@ def _in_unit(spec: Spec, program: Program, file: str, span: Span, defined: str) 
                     "" if pick == hits[0] else " spelt as the spec spells it")
             return _edit(spec, program, where, pick, said)
     return None
-
-
-def _hits(spec: Spec, program: Program, name: str, scope: str) -> list[tuple[str, Span]]:
-    files = [name] if scope == "file" else list(program.search)
-    return [(n, s) for n in files for s in find_snippet(program.files[n], spec.original)]
 
 
 def _edit(spec: Spec, program: Program, name: str, span: Span, where: str) -> Edit | Entry:
@@ -492,8 +462,7 @@ def twins(edits: list[Edit], preferred: Callable[[Edit], bool]) -> dict[str, str
 
 
 def dedupe(edits: list[Edit], preferred: Callable[[Edit], bool]) -> tuple[list[Edit], list[Entry]]:
-    """One edit of each group that leaves the same program behind (see `twins`); the others are rejected
-    as duplicates of it."""
+    """One edit of each group of `twins`; the others rejected as duplicates of it."""
     same = twins(edits, preferred)
     kept = [e for e in edits if e.spec.source not in same]
     dropped = [e.spec.entry().rejected(Reason.DUPLICATE, f"the same edit as {same[e.spec.source]}")

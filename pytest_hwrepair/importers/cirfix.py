@@ -1,23 +1,9 @@
 """`hwrepair import cirfix`: CirFix's defect scenarios and the FPGA-debugging bugs from the rtl-repair repository.
 
-One rtl case per (project, bug): the project's original sources are the golden design, the bug's buggy file
-the broken start of the file it replaces. The suite oracle is the testbench the upstream harness picks for the
-bug (`rtl-tb`): CirFix's Verilog testbench with its output file and oracle file, or RTL-Repair's cycle trace
-table (`--trace`, or where a project has nothing else). Tier F (`rtl-equiv`) is the strong oracle where it
-decides the golden design against itself. Bug types tag the sets: `CIRFIX32` for the CirFix paper's 32
-scenarios, `CIRFIX` for the repository's other CirFix bugs, `FPGA` for the FPGA-debugging set. Registers
-power up X for CirFix (its testbenches run on 4-state simulators) and as 0 for the FPGA set (its traces were
-recorded with Verilator), as the upstream experiments assume. Each instance is checked two-sided under Icarus
-here; one whose original design does not reproduce its testbench's oracle under Icarus (CirFix ran on VCS) is
-rejected as running on a commercial simulator only.
-
-Upstream, `benchmarks/cirfix/` holds the CirFix projects and `benchmarks/fpga-debugging/` the FPGA-debugging
-bugs. Each project is a TOML file (`project.toml` in a project directory, or a named TOML beside the sources)
-with a `[project]` table (sources, top level), `[[bugs]]` (original and buggy file) and `[[testbenches]]`,
-either CirFix's Verilog testbenches (sources, the output file they write, the oracle file it must match)
-or RTL-Repair's I/O trace tables. Paths are relative to the TOML's directory. Where one project name is
-described twice, the second description is one of RTL-Repair's manual ports of the design (a synchronous
-reset, no tri-state bus); the original description is kept.
+One rtl case per (project, bug), judged as docs/importers.md says. Upstream, `benchmarks/cirfix/` and
+`benchmarks/fpga-debugging/` describe each project in a TOML (`project.toml`, or a named TOML beside the sources)
+with `[project]`, `[[bugs]]` and `[[testbenches]]`, paths relative to it. A project name described twice is one
+of RTL-Repair's manual ports (synchronous reset, no tri-state bus): the first description, the original, is kept.
 """
 
 from __future__ import annotations
@@ -82,9 +68,6 @@ class UpTestbench:
     init_files: tuple[str, ...] = ()
     table: str = ""
 
-    def suits(self, bug: str) -> bool:
-        return self.bugs is None or bug in self.bugs
-
 
 @dataclass(frozen=True, slots=True)
 class Project:
@@ -102,10 +85,8 @@ class Project:
 
     def pick(self, bug: str, name: str | None = None, trace: bool = False) -> UpTestbench | None:
         """The testbench the upstream harness would use for this bug (or the one named, or the first trace)."""
-        found = [t for t in self.testbenches if (t.name == name if name else t.suits(bug))]
-        if trace:
-            found = [t for t in found if t.table]
-        return found[0] if found else None
+        return next((t for t in self.testbenches if (t.name == name if name else t.bugs is None or bug in t.bugs)
+                     and (t.table or not trace)), None)
 
 
 def benchmarks_dir(checkout: Path) -> Path:
@@ -159,8 +140,8 @@ def load_project(set_name: str, toml: Path) -> Project | None:
     top = head.get("toplevel")
     sources = tuple(_rel(s, "sources") for s in _list(head, "sources"))
     bugs = tuple(UpBug(str(b.get("name", "")), _rel(b.get("original") or "", "original", empty=True),
-                       _rel(b.get("buggy", ""), "buggy")) for b in _tables(data, "bugs"))
-    tbs = tuple(_testbench(t) for t in _tables(data, "testbenches"))
+                       _rel(b.get("buggy", ""), "buggy")) for b in _list(data, "bugs", dict))
+    tbs = tuple(_testbench(t) for t in _list(data, "testbenches", dict))
     return Project(set_name, name, toml, str(top) if top else None, sources, bugs, tbs)
 
 
@@ -177,17 +158,11 @@ def _testbench(raw: dict[str, Any]) -> UpTestbench:
     return UpTestbench(**common, table=_rel(raw.get("table", ""), "table"))
 
 
-def _list(table: dict[str, Any], key: str) -> list[str]:
+def _list(table: dict[str, Any], key: str, item: type = str) -> list[Any]:
+    """`table[key]`: a list of file names (or, with `item=dict`, an array of tables)."""
     value = table.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{key}: expected a list of file names")
-    return value
-
-
-def _tables(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        raise ValueError(f"{key}: expected an array of tables")
+    if not isinstance(value, list) or not all(isinstance(v, item) for v in value):
+        raise ValueError(f"{key}: expected " + ("an array of tables" if item is dict else "a list of file names"))
     return value
 
 
@@ -205,8 +180,6 @@ def _rel(path: object, what: str, *, empty: bool = False) -> str:
 
 
 class CirFixImporter:
-    """CirFix and FPGA-debugging bugs with their testbenches, from the rtl-repair repository."""
-
     name = "cirfix"
     help = "CirFix's defect scenarios and the FPGA-debugging bugs (a checkout of ekiwi/rtl-repair)"
 
@@ -273,8 +246,7 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"the project's sources cannot be read: {reader.problem}")
     if not bug.original or bug.original not in golden:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"the bug's original file {bug.original!r} is not a source")
-    broken = reader.one(bug.buggy)
-    if broken is None:
+    if (broken := reader.one(bug.buggy)) is None:
         return entry.rejected(Reason.NOT_IMPORTABLE, f"{bug.buggy}: {reader.problem}")
     if broken == golden[bug.original]:
         return entry.rejected(Reason.NO_OP, f"{bug.buggy} is the original file (a sanity check, not a bug)")
@@ -305,11 +277,8 @@ def stage_bug(project: Project, bug: UpBug, golden: dict[str, str] | None, seen:
 
 def tb_oracle(project: Project, tb: UpTestbench, seen: Probe,
               reader: Reader) -> tuple[dict[str, Any], dict[str, str], str]:
-    """The `rtl-tb` oracle table, the testbench files it names, and a problem ('' when none).
-
-    Testbench sources go through the same reader as the design (their macros expanded with `--preprocess`);
-    oracle, trace and memory files are read as they are.
-    """
+    """The `rtl-tb` oracle table, the testbench files it names, and a problem ('' when none). Testbench sources
+    go through the design's reader (`--preprocess`); oracle, trace and memory files are read as they are."""
     oracle: dict[str, Any] = {"kind": "rtl-tb", "top": seen.top,
                               "modules": list(seen.modules) if len(seen.modules) > 1 else None, **seen.clocking()}
     oracle["init"] = "zero" if project.set == "fpga" else "x"
@@ -376,8 +345,7 @@ class Reader:
 
     def one(self, name: str) -> str | None:
         path = self.project.root / name
-        text = read_text(path)
-        if text is None:
+        if (text := read_text(path)) is None:
             self.problem = f"{name} is missing, a link or not text"
             return None
         if not self.expand:
@@ -390,8 +358,7 @@ class Reader:
     def all(self, names: tuple[str, ...]) -> dict[str, str] | None:
         texts: dict[str, str] = {}
         for name in names:
-            text = self.one(name)
-            if text is None:
+            if (text := self.one(name)) is None:
                 return None
             texts[name] = text
         return texts or None

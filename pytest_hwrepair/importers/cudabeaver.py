@@ -1,9 +1,5 @@
-"""`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug.
+"""`hwrepair import cudabeaver`: one cuda case per CUDABeaver task, its broken start as the bug (docs/importers.md).
 
-Each task directory (`data/<task>/`: instance.json, input.json, broken_start.*, reference.*,
-prompt.txt, testbench/) becomes a case whose workspace is the testbench with the reference as the
-solution file; the task's own build and test commands are the oracle's, with GPU architecture
-flags adapted on request and the checkout's bundled CUTLASS / ThunderKittens wired in by path.
 Import only converts: `hwrepair validate` decides whether each start fails where its bucket says.
 """
 
@@ -38,8 +34,6 @@ _BIG_TREES = ("include/", "prototype/")
 
 
 class CudaBeaverImporter:
-    """CUDABeaver's broken-start CUDA tasks."""
-
     name = "cudabeaver"
     help = "CUDABeaver's broken-start CUDA tasks (a checkout of HaoyangChen23/CUDABeaver)"
 
@@ -65,8 +59,7 @@ class CudaBeaverImporter:
 
 
 def _sm(text: str) -> int:
-    m = re.fullmatch(r"(?:sm_?)?(\d{2,3})", text.strip().lower())
-    if m is None:
+    if (m := re.fullmatch(r"(?:sm_?)?(\d{2,3})", text.strip().lower())) is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not an SM number such as 90 or sm_90")
     return int(m.group(1))
 
@@ -79,8 +72,7 @@ def import_task(task: Path, out: Path, external: Path, gpu_arch: int | None, tim
         return Entry(task.name, "unknown", Status.REJECTED, Reason.NOT_IMPORTABLE, str(exc))
     family, bucket = str(instance.get("task_family", "unknown")), str(instance.get("error_category", ""))
     entry = Entry(task.name, family, Status.IMPORTED, group=bucket)
-    problem = unimportable(instance, meta, bucket)
-    if problem:
+    if problem := unimportable(instance, meta, bucket):
         return entry.rejected(Reason.NOT_IMPORTABLE, problem)
     files = instance["files"]
     target = str(meta["solution_file"])
@@ -135,11 +127,9 @@ def _testbench(root: Path, target: str) -> dict[str, str]:
     files: dict[str, str] = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_symlink() or not path.is_file() or rel == target or rel.startswith("reference_sources/"):
-            continue
-        text = read_text(path)
-        if text is not None:
-            files[rel] = text
+        if path.is_file() and rel != target and not rel.startswith("reference_sources/"):
+            if (text := read_text(path)) is not None:  # None for a link
+                files[rel] = text
     return files
 
 

@@ -11,9 +11,8 @@ from .base import ImporterError, read_text
 from .snippets import find_definitions
 
 DATASETS = ("MINI", "SMALL", "MEDIUM", "STANDARD", "LARGE", "EXTRALARGE")
-# PolyBench/C 3.x sizes its kernels MINI, SMALL, STANDARD (its default), LARGE, EXTRALARGE; 4.x has MEDIUM
-# where 3.x had STANDARD, and a 4.x kernel given -DSTANDARD_DATASET (or a 3.x one -DMEDIUM_DATASET) silently
-# builds its default size instead.
+# PolyBench/C 4.x has MEDIUM where 3.x has STANDARD (its default); a kernel given the other release's size
+# (-DSTANDARD_DATASET for 4.x) silently builds its default size instead.
 _DATASETS_OF = {"3": ("MINI", "SMALL", "STANDARD", "LARGE", "EXTRALARGE"),
                 "4": ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")}
 _TIMEOUTS = {"MINI": 10.0, "SMALL": 10.0, "MEDIUM": 30.0, "STANDARD": 120.0, "LARGE": 120.0, "EXTRALARGE": 600.0}
@@ -23,9 +22,8 @@ STEP_TIMEOUT = 10.0
 # status must be 0 too, and statuses wrap at 256, so both matter).
 CHSTONE_STDOUT = r"^0\s*\Z"
 DRIVER = "hwrepair_driver.c"
-# A driver written here, for MachSuite's per-benchmark API: input.data in, output.data out. The
-# upstream harness also compares with check.data inside the candidate's process; here the harness
-# compares output.data with check.data itself, outside the workspace.
+# A driver for MachSuite's per-benchmark API: input.data in, output.data out. The upstream harness compares with
+# check.data inside the candidate's process; here the harness compares output.data with it, outside the workspace.
 MACHSUITE_DRIVER = """\
 /* Runs one MachSuite benchmark: reads the input file, runs it, writes the output file. */
 #include <fcntl.h>
@@ -170,8 +168,7 @@ def polybench_version(root: Path) -> str:
     """The release a PolyBench/C checkout says it is (README or utilities), else what its dump macros show:
     4.x names its dump target (POLYBENCH_DUMP_TARGET), 3.x prints to stderr directly."""
     for path in (root / "README", root / "utilities" / "polybench.h", root / "utilities" / "polybench.c"):
-        m = _VERSION.search(read_text(path) or "")
-        if m:
+        if m := _VERSION.search(read_text(path) or ""):
             return m.group(1)
     return "4.x" if "POLYBENCH_DUMP_TARGET" in (read_text(root / "utilities" / "polybench.h") or "") else "3.x"
 

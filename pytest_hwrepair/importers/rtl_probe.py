@@ -1,9 +1,7 @@
-"""What an rtl importer learns about an upstream golden design before writing its case.
-
-The top module's ports (yosys), whether it holds state, the Verilator warning classes the golden design
-itself raises (waived in the case's lint: upstream designs were never written to be warning-free), and the
-clock and reset inputs by their conventional names. The probe runs the tools on the user's own checkout files
-in a scratch directory; candidates never run here.
+"""What an rtl importer learns about an upstream golden design before writing its case: the top module's ports
+(yosys), whether it holds state, the Verilator warning classes it raises (waived in the case's lint: upstream
+designs were never written to be warning-free), and its clock and reset inputs by their conventional names. The
+tools run on the user's own checkout files in a scratch directory; candidates never run here.
 """
 
 from __future__ import annotations
@@ -62,13 +60,10 @@ class Probe:
         return [p for p in self.ports if p.direction == "input"]
 
     @property
-    def inout(self) -> list[str]:
-        return [p.name for p in self.ports if p.direction not in ("input", "output")]
-
-    @property
     def tier_f(self) -> bool:
         """Tier F can run: yosys reads the design, its ports are plain, and a stateful one has a clock."""
-        return not self.problem and not self.inout and (self.clock is not None or not self.stateful)
+        plain = all(p.direction in ("input", "output") for p in self.ports)
+        return not self.problem and plain and (self.clock is not None or not self.stateful)
 
 
 def first_module(text: str) -> str | None:
@@ -153,7 +148,4 @@ def _run(root: Path, command: str) -> subprocess.CompletedProcess[str]:
 
 
 def _first_error(log: str) -> str:
-    for line in log.splitlines():
-        if "ERROR" in line or "error" in line.lower():
-            return line.strip()[:300]
-    return ""
+    return next((line.strip()[:300] for line in log.splitlines() if "error" in line.lower()), "")

@@ -1,30 +1,10 @@
 """`hwrepair import rtlrepairbench`: RTLRepairBench's lint, semantic and real-bug sets as rtl cases.
 
-Each record becomes a case: the golden design (the broken module with the record's repair diff applied, or the
-real bug's VerilogEval reference), the broken file as the bug's start, and a spec (the VerilogEval task's
-instruction, with the checker's report the upstream prompt shows). Lint-class bugs are judged by `rtl-lint`,
-semantic ones by differential simulation against the golden design (`rtl-sim`) with Tier F as the strong
-oracle, real bugs by their VerilogEval testbench (`rtl-tb`, harness-owned) with Tier F.
-
-Two readings of the benchmark's oracle contract, chosen with `--contract` and recorded in each case's suite:
-
-* `seeded` (suite `rrb_<set>`): this project's contract: Verilator's default lint classes; the reset held
-  for 2 cycles and released, outputs compared from release, 200 cycles x 10 seeds plus 2 directed corner runs.
-* `published` (suite `rrb_<set>_published`): the benchmark's own reading: lint also fails on its gating style
-  classes (BLKSEQ, UNDRIVEN); random stimulus on every input including the reset, compared from the first
-  cycle, 200 cycles, one run. (Its Icarus `$random` sequence and its strict X comparison are not reproduced:
-  the seeded generator and the golden-X rule of Tier S stand in.)
-
-Real bugs have one contract, their testbench. Warning classes the golden design itself raises are waived in
-both readings, as the benchmark's gate never saw them as faults.
-
-Records are read as the benchmark's own evaluation code reads them. Synthetic sets (`data/repairbench_lint.jsonl`,
-`data/repairbench_sem85.jsonl`, or both buckets in `repairbench_heldout.jsonl`): chat records whose user message
-holds the broken module (a fenced `systemverilog` block after "Broken RTL (`NAME`)") and the checker's report, and
-whose assistant message is the repair as a unified diff. Real bugs (`data/repairbench_realbugs.jsonl`):
-`broken_rtl` (module TopModule), `golden_rtl` (the VerilogEval reference, module `<task>_ref`), `spec`, joined by
-`task` to a VerilogEval testbench: `data/eval_tasks.jsonl` records (`meta.testbench`, `meta.pass_regex`,
-`meta.top_module`), or a VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
+The oracles and the two contracts (`seeded`, `published`) are described in docs/importers.md. Records are read
+as the benchmark's code reads them: synthetic sets are chat records (the user message holds the broken module
+after "Broken RTL (`NAME`)" and the checker's report, the assistant message the repair diff); real bugs have
+`broken_rtl`, `golden_rtl` (module `<task>_ref`), `spec` and `task`, whose testbench comes from
+`data/eval_tasks.jsonl` or a VerilogEval checkout's `dataset_spec-to-rtl/<task>_test.sv` with its `<task>_ref.sv`.
 """
 
 from __future__ import annotations
@@ -60,8 +40,6 @@ _FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.s?v$")
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One benchmark instance: what it is called upstream, the broken and golden design, what the fixer reads."""
-
     id: str
     set: str
     kind: str  # the mutation operator, or the model that wrote a real bug
@@ -83,8 +61,6 @@ class Testbench:
 
 
 class RtlRepairBenchImporter:
-    """RTLRepairBench (lint, semantic and real-bug sets) under its published or this project's contract."""
-
     name = "rtlrepairbench"
     help = "RTLRepairBench's lint, semantic and real-bug repair sets (a checkout of its repository)"
 
@@ -104,13 +80,11 @@ class RtlRepairBenchImporter:
             raise ImporterError(f"{ns.checkout}: not a directory")
         contracts = list(CONTRACTS) if ns.contract == "both" else [ns.contract]
         specs, benches = eval_tasks(data)
-        staged: list[Staged] = []
-        entries: list[Entry] = []
+        found: list[Staged | Entry] = []
         for set_name in ns.sets or list(SETS):
             for contract in (["testbench"] if set_name == "real" else contracts):
-                found, rejected = stage_set(data, set_name, contract, specs, benches, ns)
-                staged += found
-                entries += rejected
+                found += stage_set(data, set_name, contract, specs, benches, ns)
+        staged, entries = split(found)
         prepare_out(ns.out, self.name, ["rrb_real", *(suite_of(s, c) for s in ("lint", "semantic") for c in CONTRACTS)])
         written, notes, decided = admit(staged, ns)
         if not ns.no_check:
@@ -127,7 +101,7 @@ def suite_of(set_name: str, contract: str) -> str:
 
 
 def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], benches: dict[str, Testbench],
-              ns: argparse.Namespace) -> tuple[list[Staged], list[Entry]]:
+              ns: argparse.Namespace) -> list[Staged | Entry]:
     """Every record of one set as a staged case, or its rejection."""
     path, bucket = record_files(data, set_name)
     suite = suite_of(set_name, contract)
@@ -143,7 +117,7 @@ def stage_set(data: Path, set_name: str, contract: str, specs: dict[str, str], b
         source = str(raw.get("id") or f"{path.name}:{number}") if isinstance(raw, dict) else f"{path.name}:{number}"
         entry = Entry(source, suite, Status.IMPORTED)
         found.append(stage_record(raw, set_name, contract, entry, specs, benches, ns.verilogeval, probes))
-    return split(found)
+    return found
 
 
 def stage_record(raw: dict[str, Any] | str, set_name: str, contract: str, entry: Entry, specs: dict[str, str],
@@ -159,8 +133,7 @@ def stage_record(raw: dict[str, Any] | str, set_name: str, contract: str, entry:
     entry = Entry(entry.source, entry.suite, entry.status, group=record.kind or "unknown")
     if record.golden == record.broken:
         return entry.rejected(Reason.NO_OP, "the broken design is the golden design")
-    top = first_module(record.golden)
-    if top is None:
+    if (top := first_module(record.golden)) is None:
         return entry.rejected(Reason.NOT_IMPORTABLE, "the golden design defines no module")
     key = f"{record.name}\0{record.golden}"
     seen = probes.get(key) or probes.setdefault(key, probe({record.name: record.golden}, top))
@@ -203,7 +176,6 @@ def oracle_of(record: Record, contract: str, seen: Probe, bench: Testbench | Non
 
 def build(record: Record, contract: str, entry: Entry, oracle: dict[str, Any], strong: dict[str, Any] | None,
           specs: dict[str, str], bench: Testbench | None) -> Staged:
-    """The staged case of one record."""
     suite = entry.suite
     case_id = _CASE_ID.sub("_", record.id.replace(":", "_")).strip("_.-") or "record"
     kind = _CASE_ID.sub("_", record.kind).upper().strip("_") or "BUG"
@@ -287,8 +259,7 @@ def realbug(raw: dict[str, Any]) -> Record:
     missing = [k for k in ("id", "task", "broken_rtl", "golden_rtl") if not isinstance(raw.get(k), str) or not raw[k]]
     if missing:
         raise ValueError(f"{missing[0]}: missing")
-    top = first_module(raw["broken_rtl"])
-    if top is None:
+    if (top := first_module(raw["broken_rtl"])) is None:
         raise ValueError("broken_rtl defines no module")
     trace = raw.get("divergence_trace")
     report = ""
@@ -302,8 +273,7 @@ def realbug(raw: dict[str, Any]) -> Record:
 
 def rename_first_module(text: str, name: str) -> str:
     """The reference module under the name the broken design (and the testbench) use."""
-    old = first_module(text)
-    if old is None:
+    if (old := first_module(text)) is None:
         raise ValueError("golden_rtl defines no module")
     return re.sub(rf"\bmodule(\s+){re.escape(old)}\b", rf"module\g<1>{name}", text, count=1)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 
 _TOKEN = re.compile(r"\w+|\S")
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -57,9 +58,7 @@ def mask(text: str) -> str:
 
 
 def _blank(out: list[str], start: int, end: int) -> None:
-    for k in range(start, end):
-        if out[k] != "\n":
-            out[k] = " "
+    out[start:end] = [c if c == "\n" else " " for c in out[start:end]]
 
 
 @lru_cache(maxsize=8192)
@@ -71,25 +70,19 @@ def find_definitions(text: str, name: str) -> tuple[Span, ...]:
     for m in re.finditer(rf"\b{re.escape(name)}\s*\(", masked):
         if depth_at[m.start()] != 0:
             continue
-        close = _matching(masked, m.end() - 1, "(", ")")
-        if close is None:
+        if (close := _matching(masked, m.end() - 1, "(", ")")) is None:
             continue
-        body = _body_start(masked, close + 1, masked[m.end():close])
-        if body is None:
+        if (body := _body_start(masked, close + 1, masked[m.end():close])) is None:
             continue
-        end = _matching(masked, body, "{", "}")
-        if end is not None:
+        if (end := _matching(masked, body, "{", "}")) is not None:
             found.append(Span(masked.rfind("\n", 0, m.start()) + 1, end + 1))
     return tuple(found)
 
 
 @lru_cache(maxsize=256)
 def _depths(masked: str) -> list[int]:
-    depths, depth = [], 0
-    for c in masked:
-        depths.append(depth)
-        depth += 1 if c == "{" else -1 if c == "}" else 0
-    return depths
+    """The brace depth at each offset."""
+    return list(accumulate((1 if c == "{" else -1 if c == "}" else 0 for c in masked), initial=0))[:-1]
 
 
 def _matching(masked: str, open_at: int, opener: str, closer: str) -> int | None:
@@ -131,16 +124,13 @@ def find_snippet(text: str, snippet: str, within: Span | None = None) -> list[Sp
     """Where `snippet` occurs (inside `within` when given), up to the whitespace between its tokens."""
     lo, hi = (within.start, within.end) if within else (0, len(text))
     pattern = normalised_pattern(snippet)
-    if pattern is None:
-        return []
-    return [Span(m.start(), m.end()) for m in pattern.finditer(text, lo, hi)]
+    return [Span(m.start(), m.end()) for m in pattern.finditer(text, lo, hi)] if pattern else []
 
 
 @lru_cache(maxsize=4096)
 def normalised_pattern(snippet: str) -> re.Pattern[str] | None:
     """A regex for the snippet's tokens with any whitespace between them; whole words at both ends."""
-    tokens = _TOKEN.findall(snippet)
-    if not tokens:
+    if not (tokens := _TOKEN.findall(snippet)):
         return None
     parts = [r"(?<!\w)" if _wordy(tokens[0][0]) else "", re.escape(tokens[0])]
     for prev, tok in zip(tokens, tokens[1:]):
