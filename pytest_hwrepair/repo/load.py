@@ -92,13 +92,11 @@ class RepoBug(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> RepoBug:
-        m = _BUG_ID.match(self.id)
-        if not m:
+        if not (m := _BUG_ID.match(self.id)):
             raise ValueError(f"id: {self.id!r} must look like TYPE-NN (e.g. XMOD-01)")
         if m.group(1) not in REPO_BUG_TYPES:
             raise ValueError(f"id: type {m.group(1)!r} is not one of {', '.join(REPO_BUG_TYPES)}")
-        both = sorted(set(self.f2p) & set(self.p2p))
-        if both:
+        if both := sorted(set(self.f2p) & set(self.p2p)):
             raise ValueError(f"p2p: test {both[0]!r} is also listed in f2p")
         for name, tests in (("f2p", self.f2p), ("p2p", self.p2p)):
             if len(set(tests)) != len(tests):
@@ -167,7 +165,6 @@ def case_file_schema(design: dict[str, Any]) -> dict[str, Any]:
     return {"title": "case.toml", "oneOf": one_of, "$defs": {**defs, **schemas}}
 
 
-
 def is_hdl(path: str) -> bool:
     return PurePosixPath(path).suffix.lower() in HDL_SUFFIXES
 
@@ -208,10 +205,7 @@ class RepoParts:
         return test.timeout or self.model.timeout
 
     def case_files(self) -> dict[str, str]:
-        """Every text the case is made of, for the case digest: the tree, then issues and patches under `../`.
-
-        Tree paths never hold `..`, so the two never collide.
-        """
+        """Every text of the case, for its digest: the tree, then issues and patches under `../` (never a tree path)."""
         files = dict(self.tree)
         for bug in self.model.bug:
             files[f"../{bug.issue}"] = self.issues[bug.id]
@@ -220,10 +214,8 @@ class RepoParts:
 
 
 def load_repo_case(path: Path, raw: dict[str, Any], *, strict: bool = False) -> Case:
-    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set.
-
-    Every instance is a core bug of class `repo`; the oracle is `rtl-repo` with the longest test timeout.
-    """
+    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set, each
+    instance a bug of class `repo`, the oracle `rtl-repo` with the longest test timeout."""
     try:
         model = RepoCaseModel.model_validate(raw)
     except ValidationError as exc:

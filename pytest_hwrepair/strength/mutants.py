@@ -208,8 +208,7 @@ class MutantJudge:
         return self._strong(mutant, files, result) if result.status is S.SURVIVED else result
 
     def _strong(self, mutant: Mutant, files: dict[str, str], passed: MutantResult) -> MutantResult:
-        made = make_strong_oracle(self.case, self.ctx)
-        if made is None:
+        if (made := make_strong_oracle(self.case, self.ctx)) is None:
             return self._equivalent(mutant, passed)
         kind, oracle = made
         start = time.monotonic()
@@ -245,8 +244,7 @@ class MutantJudge:
 
     def assembly(self, text: str) -> str:
         """The target's assembly at -O2 with the suite build's defines and includes ('' when it fails)."""
-        argv = asm_command(self.case)
-        if argv is None:
+        if (argv := asm_command(self.case)) is None:
             return ""
 
         def compile_(ws: Path) -> Verdict:
@@ -282,8 +280,7 @@ def asm_command(case: Case) -> str | None:
     build = getattr(case.oracle, "build", None)
     if not isinstance(build, str) or not case.target.endswith(".c"):
         return None
-    words = shlex.split(build)
-    if not words or Path(words[0]).name.split("-")[0] not in ("gcc", "cc", "clang"):
+    if not (words := shlex.split(build)) or Path(words[0]).name.split("-")[0] not in ("gcc", "cc", "clang"):
         return None
     flags = [w for w in words[1:] if w.startswith(ASM_FLAGS)]
     return shlex.join([words[0], "-O2", "-S", "-w", *flags, case.target, "-o", "hwrepair-mutant.s"])
