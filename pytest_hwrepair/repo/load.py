@@ -148,18 +148,14 @@ def unknown_keys(model: RepoCaseModel) -> list[str]:
     return found
 
 
-def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A model's JSON Schema in the strict form: unknown keys are errors under strict, warnings otherwise."""
-    schema = model.model_json_schema(by_alias=True)
-    for node in [schema, *schema.get("$defs", {}).values()]:
+def case_file_schema(design: dict[str, Any]) -> dict[str, Any]:
+    """The schema of `case.toml`: one of the design-case schema (strict form given) and the repository-case model
+    in the strict form (unknown keys are errors under strict, warnings otherwise)."""
+    repo = RepoCaseModel.model_json_schema(by_alias=True)
+    for node in [repo, *repo.get("$defs", {}).values()]:
         if node.get("type") == "object":
             node["additionalProperties"] = False
-    return schema
-
-
-def case_file_schema(design: dict[str, Any]) -> dict[str, Any]:
-    """The schema of `case.toml`: one of the design-case schema (strict form given) and the repository-case model."""
-    schemas = {"CaseModel": dict(design), "RepoCaseModel": strict_schema(RepoCaseModel)}
+    schemas = {"CaseModel": dict(design), "RepoCaseModel": repo}
     defs = {k: v for s in schemas.values() for k, v in s.pop("$defs", {}).items()}
     one_of = [{"$ref": f"#/$defs/{name}"} for name in schemas]
     return {"title": "case.toml", "oneOf": one_of, "$defs": {**defs, **schemas}}

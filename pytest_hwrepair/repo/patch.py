@@ -133,8 +133,7 @@ def _hunks(lines: list[str], i: int, path: str) -> tuple[list[Hunk], int]:
     while i < len(lines) and lines[i].startswith("@@"):
         if (m := _HUNK.match(lines[i])) is None:
             raise PatchError(f"{path}: malformed hunk header {lines[i].rstrip()!r}")
-        old_len = int(m.group(2)) if m.group(2) is not None else 1
-        new_len = int(m.group(4)) if m.group(4) is not None else 1
+        old_len, new_len = (int(m.group(k) or 1) for k in (2, 4))
         body, i = _hunk_body(lines, i + 1, old_len, new_len, path)
         hunks.append(Hunk(int(m.group(1)), int(m.group(3)), tuple(body)))
     return hunks, i

@@ -1,15 +1,7 @@
-"""Oracle strength: single-edit mutants of each golden target, judged by the suite and the strong oracle.
-
-Each mutant is one edit of the operator library (`mutate.MUTANT_OPERATORS`) in a seeded order. A mutant
-that does not build (compile or lint failure) is *not built* and leaves the counts; one the suite oracle
-rejects is *killed by the suite*; one that passes the suite oracle goes to the strong oracle, which kills
-it, cannot decide (*undecided*), or lets it pass. A mutant that passes both is *shown equivalent* when that
-can be said mechanically — the strong oracle proved it (rtl Tier F: PROVED) or its target compiles to the
-golden target's assembly at -O2 (C) — or a maintainer argued it in `mutants.toml`; it *survives* otherwise.
-
-Scores count over the mutants that built and were not shown equivalent: the *weak* score is the share the
-suite oracle kills, the *strong* score the share the suite and the strong oracle kill together (a candidate
-is correct only when it passes both). Undecided mutants count as not killed.
+"""Oracle strength (docs/oracles.md): seeded single-edit mutants of each golden target, judged by the suite
+oracle and, when they pass it, the strong oracle. Scores count over the mutants that built and were not shown
+equivalent (Tier F proof, identical -O2 assembly, or a maintainer's argument in `mutants.toml`); undecided
+mutants count as not killed.
 """
 
 from __future__ import annotations
@@ -460,8 +452,7 @@ def run_mutants(ns: argparse.Namespace, sandbox: Sandbox, options: OracleOptions
     results = analyse(cases, count=ns.mutants, seed=ns.mutant_seed, ctx=ctx, sandbox=sandbox, jobs=ns.jobs,
                       progress=lambda line: print(line, flush=True))
     seconds = round(time.monotonic() - start, 1)
-    for line in text_lines(results):
-        print(line)
+    print(*text_lines(results), sep="\n")
     command = "hwrepair validate --mutants {} --mutant-seed {} {}".format(
         ns.mutants, ns.mutant_seed, " ".join(shlex.quote(str(p)) for p in ns.paths))
     save(ns.mutants_out, results, {"command": command, "mutants": ns.mutants, "seed": ns.mutant_seed,
