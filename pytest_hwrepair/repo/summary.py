@@ -19,8 +19,6 @@ from ..results.rundir import SampleRecord
 
 
 class Stage(enum.StrEnum):
-    """Where an unresolved sample failed."""
-
     NO_EDIT = "no_edit"
     LOCALISATION = "localisation"
     REPAIR = "repair"

@@ -58,8 +58,6 @@ S = MutantStatus
 
 @dataclass(frozen=True, slots=True)
 class Mutant:
-    """One single-edit mutant of a case's golden target."""
-
     index: int
     edit: Edit
     text: str
@@ -137,9 +135,8 @@ def load_equivalences(case: Case) -> Equivalences:
         new = "<="
         reason = "i never reaches n here: the loop above stops at n - 1"
 
-    An entry matches a mutant only while the golden target still holds `old` at that place; one that
-    does not is reported as stale, so a changed target never keeps an old argument. No file: no
-    arguments; CaseError with one line for a bad file.
+    An entry matches only while the golden target still holds `old` there; one that does not is reported as
+    stale. No file: no arguments; CaseError with one line for a bad file.
     """
     path = case.root / NOTES
     if not path.is_file():
@@ -184,8 +181,6 @@ def _short(verdict: Verdict) -> str:
 
 
 class MutantJudge:
-    """Judges the mutants of one case with its suite and strong oracles."""
-
     def __init__(self, case: Case, ctx: OracleContext, sandbox: Sandbox) -> None:
         self.case, self.ctx, self.sandbox = case, ctx, sandbox
         self.notes = load_equivalences(case)

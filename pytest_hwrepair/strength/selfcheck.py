@@ -67,9 +67,8 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     return BugCheck(path, bug.id, "accepted", **shown)
 
 
-# Domains whose reference must also pass its own strong oracle. A cuda reference's strong oracle (cuda-diff:
-# other shapes and seeds, memcheck) runs only on a CUDA device; without one its record is undecided, never a
-# problem.
+# Domains whose reference must also pass its own strong oracle (a cuda one runs only on a CUDA device; without
+# one its record is undecided, never a problem).
 STRONG_CHECKED = frozenset({"hls", "cuda"})
 
 

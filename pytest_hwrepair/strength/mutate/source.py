@@ -403,8 +403,7 @@ class Source:
     def _statement_index(self) -> list[Statement | None]:
         index: list[Statement | None] = [None] * len(self.tokens)
         for s in self.statements:
-            for k in range(s.first, s.last + 1):
-                index[k] = s
+            index[s.first:s.last + 1] = [s] * (s.last + 1 - s.first)
         return index
 
     def statement_at(self, i: int) -> Statement | None:
@@ -485,10 +484,9 @@ def _match(tokens: list[Token]) -> dict[int, int]:
             continue
         if t.text in OPEN:
             stack.append(i)
-        elif t.text in (")", "]", "}"):
-            if stack and OPEN[tokens[stack[-1]].text] == t.text:
-                j = stack.pop()
-                found[j], found[i] = i, j
+        elif t.text in (")", "]", "}") and stack and OPEN[tokens[stack[-1]].text] == t.text:
+            j = stack.pop()
+            found[j], found[i] = i, j
     return found
 
 
