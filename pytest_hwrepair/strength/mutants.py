@@ -37,7 +37,7 @@ from .mutate import Edit, Language, mutants
 
 NOT_BUILT = (Category.COMPILE_FAIL, Category.LINT_FAIL, Category.PARSE_FAIL)
 ASM_FLAGS = ("-D", "-I", "-U", "-std=", "-include")
-_ASM_NOISE = (".file", ".ident", ".section\t.note.GNU-stack")
+_ASM_NOISE = (".file", ".ident", ".section\t.note.GNU-stack")  # lines that name the file or the compiler
 NOTES = "mutants.toml"
 MAX_MUTANTS = 10_000
 
@@ -235,10 +235,10 @@ class MutantJudge:
             return ""
 
         def compile_(ws: Path) -> Verdict:
-            ex = self.sandbox.run(ws, argv, timeout=60, limits=self.ctx.limits)
-            if not ex.ok:
+            if not self.sandbox.run(ws, argv, timeout=60, limits=self.ctx.limits).ok:
                 return Verdict.fail(Category.COMPILE_FAIL, "")
-            return Verdict.ok(strip_asm((ws / "hwrepair-mutant.s").read_text(encoding="utf-8", errors="replace")))
+            asm = (ws / "hwrepair-mutant.s").read_text(encoding="utf-8", errors="replace").splitlines()
+            return Verdict.ok("\n".join(line for line in asm if not line.strip().startswith(_ASM_NOISE)))
 
         verdict = self._in_workspace({**self.case.golden_files(), self.case.target: text}, compile_)
         return verdict.summary if verdict.passed else ""
@@ -271,11 +271,6 @@ def asm_command(case: Case) -> str | None:
         return None
     flags = [w for w in words[1:] if w.startswith(ASM_FLAGS)]
     return shlex.join([words[0], "-O2", "-S", "-w", *flags, case.target, "-o", "hwrepair-mutant.s"])
-
-
-def strip_asm(text: str) -> str:
-    """Assembly without the lines that name the file or the compiler."""
-    return "\n".join(line for line in text.splitlines() if not line.strip().startswith(_ASM_NOISE))
 
 
 def analyse(cases: list[Case], *, count: int, seed: int, ctx: OracleContext, sandbox: Sandbox, jobs: int,
