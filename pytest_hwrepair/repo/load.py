@@ -233,8 +233,7 @@ def load_repo(path: Path, model: RepoCaseModel, *, strict: bool = False) -> Repo
         if strict:
             raise CaseError(message)
         warnings.warn(message, UserWarning, stacklevel=3)
-    tree = read_tree(path, _inside(path, model.tree, "tree"))
-    parts = RepoParts(model, tree, {}, {}, {})
+    parts = RepoParts(model, read_tree(path, _inside(path, model.tree, "tree")), {}, {}, {})
     _check_layout(path, parts)
     for bug in model.bug:
         parts.issues[bug.id] = _read_text(path, bug.issue, f"[{bug.id}] issue")

@@ -612,8 +612,7 @@ def _declarator_inits(src: Source, stmt: Statement) -> Iterator[Edit]:
         if t.text == "=":
             j = src.expr_end(j + 1, frozenset()) + 1
             continue
-        nxt = src.tokens[j + 1]
-        if t.kind is Kind.IDENT and nxt.text in (",", ";") and j > stmt.first:
+        if t.kind is Kind.IDENT and src.tokens[j + 1].text in (",", ";") and j > stmt.first:
             yield Edit(t.end, "", " = 0", Op.INIT)
         j += 1
 
@@ -622,8 +621,7 @@ def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
     by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for stmt in src.statements:
-        block = src.block_of(stmt.first)
-        if stmt.kind is not StmtKind.EXPR or block is None:
+        if stmt.kind is not StmtKind.EXPR or (block := src.block_of(stmt.first)) is None:
             continue
         if block not in by_block:
             by_block[block] = [(i, src.span(i + 2, close - 1)[1]) for i in range(*block)
