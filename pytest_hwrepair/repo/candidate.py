@@ -41,7 +41,6 @@ Failure log of test {test}:
 Fix the design so that this test passes and every other test still passes, and answer as before."""
 
 
-
 class CandidateError(ValueError):
     """The candidate cannot be turned into a repository: one line saying why."""
 
@@ -58,10 +57,8 @@ class Shaped:
 
 
 def read_workspace(root: Path, known: Iterable[str]) -> tuple[dict[str, str], list[str]]:
-    """The repository an agent left in `root`: regular files only (links never followed), bounded.
-
-    Returns the files and the ignored paths (links, special files, new files that are not HDL sources).
-    """
+    """The repository an agent left in `root`, bounded: regular files only (links never followed), and the
+    ignored paths (links, special files, new files that are not HDL sources)."""
     known = set(known)
     files: dict[str, str] = {}
     ignored: list[str] = []
@@ -159,13 +156,10 @@ def repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
     if case.repo is None:
         return ()
     parts = parts_of(case)
-    tier = Gold.between(parts.snapshots[bug_id], parts.tree).tier
-    return ("repo", tier.value)
+    return ("repo", Gold.between(parts.snapshots[bug_id], parts.tree).tier.value)
 
 
 def feedback_text(verdict: Verdict) -> str:
     """The feedback arm's message: the verdict line and the failing test's log (compile or runtime)."""
-    lines = verdict.log_tail.splitlines()
-    test = str(verdict.metrics.get("failed_test") or "?")
-    log = "\n".join(lines[-FEEDBACK_LOG_LINES:]) or "(no log)"
-    return FEEDBACK.format(summary=verdict.summary, test=test, log=log)
+    log = "\n".join(verdict.log_tail.splitlines()[-FEEDBACK_LOG_LINES:]) or "(no log)"
+    return FEEDBACK.format(summary=verdict.summary, test=str(verdict.metrics.get("failed_test") or "?"), log=log)

@@ -27,8 +27,6 @@ _DIFF_START = re.compile(r"^(diff --git |--- \S)", re.MULTILINE)
 
 @dataclass(frozen=True, slots=True)
 class RepoExtraction:
-    """The files and/or diff found, else why nothing usable was."""
-
     files: dict[str, str] = field(default_factory=dict)
     diff: str | None = None
     error: str = ""
@@ -82,7 +80,6 @@ def named_path(label: str, known: Collection[str]) -> str | None:
         if "/" in path and is_hdl(path) and path not in by_name:
             return path
     return None
-
 
 
 def repository_values(files: Mapping[str, str], issue: str, language_of: Callable[[str], str]) -> dict[str, str]:

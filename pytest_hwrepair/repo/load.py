@@ -92,13 +92,11 @@ class RepoBug(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> RepoBug:
-        m = _BUG_ID.match(self.id)
-        if not m:
+        if not (m := _BUG_ID.match(self.id)):
             raise ValueError(f"id: {self.id!r} must look like TYPE-NN (e.g. XMOD-01)")
         if m.group(1) not in REPO_BUG_TYPES:
             raise ValueError(f"id: type {m.group(1)!r} is not one of {', '.join(REPO_BUG_TYPES)}")
-        both = sorted(set(self.f2p) & set(self.p2p))
-        if both:
+        if both := sorted(set(self.f2p) & set(self.p2p)):
             raise ValueError(f"p2p: test {both[0]!r} is also listed in f2p")
         for name, tests in (("f2p", self.f2p), ("p2p", self.p2p)):
             if len(set(tests)) != len(tests):
@@ -150,22 +148,17 @@ def unknown_keys(model: RepoCaseModel) -> list[str]:
     return found
 
 
-def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A model's JSON Schema in the strict form: unknown keys are errors under strict, warnings otherwise."""
-    schema = model.model_json_schema(by_alias=True)
-    for node in [schema, *schema.get("$defs", {}).values()]:
+def case_file_schema(design: dict[str, Any]) -> dict[str, Any]:
+    """The schema of `case.toml`: one of the design-case schema (strict form given) and the repository-case model
+    in the strict form (unknown keys are errors under strict, warnings otherwise)."""
+    repo = RepoCaseModel.model_json_schema(by_alias=True)
+    for node in [repo, *repo.get("$defs", {}).values()]:
         if node.get("type") == "object":
             node["additionalProperties"] = False
-    return schema
-
-
-def case_file_schema(design: dict[str, Any]) -> dict[str, Any]:
-    """The schema of `case.toml`: one of the design-case schema (strict form given) and the repository-case model."""
-    schemas = {"CaseModel": dict(design), "RepoCaseModel": strict_schema(RepoCaseModel)}
+    schemas = {"CaseModel": dict(design), "RepoCaseModel": repo}
     defs = {k: v for s in schemas.values() for k, v in s.pop("$defs", {}).items()}
     one_of = [{"$ref": f"#/$defs/{name}"} for name in schemas]
     return {"title": "case.toml", "oneOf": one_of, "$defs": {**defs, **schemas}}
-
 
 
 def is_hdl(path: str) -> bool:
@@ -208,10 +201,7 @@ class RepoParts:
         return test.timeout or self.model.timeout
 
     def case_files(self) -> dict[str, str]:
-        """Every text the case is made of, for the case digest: the tree, then issues and patches under `../`.
-
-        Tree paths never hold `..`, so the two never collide.
-        """
+        """Every text of the case, for its digest: the tree, then issues and patches under `../` (never a tree path)."""
         files = dict(self.tree)
         for bug in self.model.bug:
             files[f"../{bug.issue}"] = self.issues[bug.id]
@@ -220,10 +210,8 @@ class RepoParts:
 
 
 def load_repo_case(path: Path, raw: dict[str, Any], *, strict: bool = False) -> Case:
-    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set.
-
-    Every instance is a core bug of class `repo`; the oracle is `rtl-repo` with the longest test timeout.
-    """
+    """A repository case as a core `Case`: the tree as sources, the README as target and spec, `repo` set, each
+    instance a bug of class `repo`, the oracle `rtl-repo` with the longest test timeout."""
     try:
         model = RepoCaseModel.model_validate(raw)
     except ValidationError as exc:
@@ -245,8 +233,7 @@ def load_repo(path: Path, model: RepoCaseModel, *, strict: bool = False) -> Repo
         if strict:
             raise CaseError(message)
         warnings.warn(message, UserWarning, stacklevel=3)
-    tree = read_tree(path, _inside(path, model.tree, "tree"))
-    parts = RepoParts(model, tree, {}, {}, {})
+    parts = RepoParts(model, read_tree(path, _inside(path, model.tree, "tree")), {}, {}, {})
     _check_layout(path, parts)
     for bug in model.bug:
         parts.issues[bug.id] = _read_text(path, bug.issue, f"[{bug.id}] issue")

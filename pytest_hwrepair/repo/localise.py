@@ -57,12 +57,8 @@ def touched_modules(before: str, after: str) -> set[str]:
     """Modules holding a changed line on either side; an insertion counts for the module around it."""
     old_spans, new_spans = module_spans(before), module_spans(after)
     matcher = difflib.SequenceMatcher(None, lines_of(before), lines_of(after), autojunk=False)
-    found: set[str] = set()
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        found |= _covering(old_spans, i1, i2) | _covering(new_spans, j1, j2)
-    return found
+    return set[str]().union(*(_covering(old_spans, i1, i2) | _covering(new_spans, j1, j2)
+                               for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"))
 
 
 def _covering(spans: list[tuple[str, int, int]], start: int, stop: int) -> set[str]:
@@ -73,11 +69,8 @@ def _covering(spans: list[tuple[str, int, int]], start: int, stop: int) -> set[s
 
 def edited_modules(before: Mapping[str, str], after: Mapping[str, str]) -> set[str]:
     """Modules of HDL files touched by the change from one file set to the other."""
-    found: set[str] = set()
-    for path in changed_paths(before, after):
-        if is_hdl(path):
-            found |= touched_modules(before.get(path, ""), after.get(path, ""))
-    return found
+    return set[str]().union(*(touched_modules(before.get(path, ""), after.get(path, ""))
+                               for path in changed_paths(before, after) if is_hdl(path)))
 
 
 def ratio(hits: int, total: int) -> float | None:

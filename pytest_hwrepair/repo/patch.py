@@ -131,11 +131,9 @@ def _strip_prefix(old: str | None, new: str | None) -> tuple[str | None, str | N
 def _hunks(lines: list[str], i: int, path: str) -> tuple[list[Hunk], int]:
     hunks: list[Hunk] = []
     while i < len(lines) and lines[i].startswith("@@"):
-        m = _HUNK.match(lines[i])
-        if m is None:
+        if (m := _HUNK.match(lines[i])) is None:
             raise PatchError(f"{path}: malformed hunk header {lines[i].rstrip()!r}")
-        old_len = int(m.group(2)) if m.group(2) is not None else 1
-        new_len = int(m.group(4)) if m.group(4) is not None else 1
+        old_len, new_len = (int(m.group(k) or 1) for k in (2, 4))
         body, i = _hunk_body(lines, i + 1, old_len, new_len, path)
         hunks.append(Hunk(int(m.group(1)), int(m.group(3)), tuple(body)))
     return hunks, i
@@ -194,8 +192,7 @@ def _apply_hunks(text: str, fp: FilePatch) -> str:
     for number, hunk in enumerate(fp.hunks, 1):
         old, new = hunk.old(), hunk.new()
         expected = (hunk.old_start if not old else hunk.old_start - 1) + offset
-        at = _find(lines, old, expected, floor)
-        if at is None:
+        if (at := _find(lines, old, expected, floor)) is None:
             raise PatchError(f"{fp.path}: hunk {number} (@@ -{hunk.old_start}) does not apply")
         lines[at:at + len(old)] = new
         offset += (at - expected) + len(new) - len(old)

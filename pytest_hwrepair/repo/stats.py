@@ -62,8 +62,7 @@ def repo_tables(cases: Sequence[Case]) -> list[Table]:
     for case in cases:
         files, modules, loc = design_size(parts_of(case))
         rows.append([case.id, files, modules, loc, *_summary(per_case[case.id])])
-    everything = [r for rs in per_case.values() for r in rs]
-    if everything:
+    if everything := [r for rs in per_case.values() for r in rs]:
         rows.append(["**all**", *[sum(int(str(r[i])) for r in rows) for i in (1, 2, 3)], *_summary(everything)])
     head = ["repository", "design files", "modules", "HDL lines", "instances", "files min/median/max",
             "hunks min/median/max", *TIERS, "types"]

@@ -19,8 +19,6 @@ from ..results.rundir import SampleRecord
 
 
 class Stage(enum.StrEnum):
-    """Where an unresolved sample failed."""
-
     NO_EDIT = "no_edit"
     LOCALISATION = "localisation"
     REPAIR = "repair"
@@ -96,8 +94,7 @@ def rescue_table(records: Iterable[SampleRecord]) -> list[dict[str, Any]]:
 
 def render_repo(summary: dict[str, Any], table: Any) -> list[str]:
     """The summary's repository lines; `table` is the terminal's table formatter."""
-    repo = summary.get("repo")
-    if not repo:
+    if not (repo := summary.get("repo")):
         return []
     ks = summary["k"]
     out = ["", "repository issues (resolved: every F2P test passes and every P2P test still passes; "
@@ -106,8 +103,7 @@ def render_repo(summary: dict[str, Any], table: Any) -> list[str]:
                   "module P", "module R", *STAGES],
                  [[r["fixer"], r["tier"], r["instances"], r["samples"], *[r["resolved_at"][str(k)] for k in ks],
                    *[r[m] for m in MEASURES], *[r["stages"][s] for s in STAGES]] for r in repo["tiers"]])
-    rescue = repo.get("rescue")
-    if rescue:
+    if rescue := repo.get("rescue"):
         out += ["", "repository feedback arm (one more round with the first failing test's log), rescue by "
                 "first-round stage:"]
         out += table(["fixer", "stage", "", "", "unresolved", "rescued", "rescue rate"],

@@ -1,15 +1,7 @@
-"""Oracle strength: single-edit mutants of each golden target, judged by the suite and the strong oracle.
-
-Each mutant is one edit of the operator library (`mutate.MUTANT_OPERATORS`) in a seeded order. A mutant
-that does not build (compile or lint failure) is *not built* and leaves the counts; one the suite oracle
-rejects is *killed by the suite*; one that passes the suite oracle goes to the strong oracle, which kills
-it, cannot decide (*undecided*), or lets it pass. A mutant that passes both is *shown equivalent* when that
-can be said mechanically — the strong oracle proved it (rtl Tier F: PROVED) or its target compiles to the
-golden target's assembly at -O2 (C) — or a maintainer argued it in `mutants.toml`; it *survives* otherwise.
-
-Scores count over the mutants that built and were not shown equivalent: the *weak* score is the share the
-suite oracle kills, the *strong* score the share the suite and the strong oracle kill together (a candidate
-is correct only when it passes both). Undecided mutants count as not killed.
+"""Oracle strength (docs/oracles.md): seeded single-edit mutants of each golden target, judged by the suite
+oracle and, when they pass it, the strong oracle. Scores count over the mutants that built and were not shown
+equivalent (Tier F proof, identical -O2 assembly, or a maintainer's argument in `mutants.toml`); undecided
+mutants count as not killed.
 """
 
 from __future__ import annotations
@@ -45,7 +37,7 @@ from .mutate import Edit, Language, mutants
 
 NOT_BUILT = (Category.COMPILE_FAIL, Category.LINT_FAIL, Category.PARSE_FAIL)
 ASM_FLAGS = ("-D", "-I", "-U", "-std=", "-include")
-_ASM_NOISE = (".file", ".ident", ".section\t.note.GNU-stack")
+_ASM_NOISE = (".file", ".ident", ".section\t.note.GNU-stack")  # lines that name the file or the compiler
 NOTES = "mutants.toml"
 MAX_MUTANTS = 10_000
 
@@ -66,8 +58,6 @@ S = MutantStatus
 
 @dataclass(frozen=True, slots=True)
 class Mutant:
-    """One single-edit mutant of a case's golden target."""
-
     index: int
     edit: Edit
     text: str
@@ -145,9 +135,8 @@ def load_equivalences(case: Case) -> Equivalences:
         new = "<="
         reason = "i never reaches n here: the loop above stops at n - 1"
 
-    An entry matches a mutant only while the golden target still holds `old` at that place; one that
-    does not is reported as stale, so a changed target never keeps an old argument. No file: no
-    arguments; CaseError with one line for a bad file.
+    An entry matches only while the golden target still holds `old` there; one that does not is reported as
+    stale. No file: no arguments; CaseError with one line for a bad file.
     """
     path = case.root / NOTES
     if not path.is_file():
@@ -192,8 +181,6 @@ def _short(verdict: Verdict) -> str:
 
 
 class MutantJudge:
-    """Judges the mutants of one case with its suite and strong oracles."""
-
     def __init__(self, case: Case, ctx: OracleContext, sandbox: Sandbox) -> None:
         self.case, self.ctx, self.sandbox = case, ctx, sandbox
         self.notes = load_equivalences(case)
@@ -208,8 +195,7 @@ class MutantJudge:
         return self._strong(mutant, files, result) if result.status is S.SURVIVED else result
 
     def _strong(self, mutant: Mutant, files: dict[str, str], passed: MutantResult) -> MutantResult:
-        made = make_strong_oracle(self.case, self.ctx)
-        if made is None:
+        if (made := make_strong_oracle(self.case, self.ctx)) is None:
             return self._equivalent(mutant, passed)
         kind, oracle = made
         start = time.monotonic()
@@ -245,15 +231,14 @@ class MutantJudge:
 
     def assembly(self, text: str) -> str:
         """The target's assembly at -O2 with the suite build's defines and includes ('' when it fails)."""
-        argv = asm_command(self.case)
-        if argv is None:
+        if (argv := asm_command(self.case)) is None:
             return ""
 
         def compile_(ws: Path) -> Verdict:
-            ex = self.sandbox.run(ws, argv, timeout=60, limits=self.ctx.limits)
-            if not ex.ok:
+            if not self.sandbox.run(ws, argv, timeout=60, limits=self.ctx.limits).ok:
                 return Verdict.fail(Category.COMPILE_FAIL, "")
-            return Verdict.ok(strip_asm((ws / "hwrepair-mutant.s").read_text(encoding="utf-8", errors="replace")))
+            asm = (ws / "hwrepair-mutant.s").read_text(encoding="utf-8", errors="replace").splitlines()
+            return Verdict.ok("\n".join(line for line in asm if not line.strip().startswith(_ASM_NOISE)))
 
         verdict = self._in_workspace({**self.case.golden_files(), self.case.target: text}, compile_)
         return verdict.summary if verdict.passed else ""
@@ -282,16 +267,10 @@ def asm_command(case: Case) -> str | None:
     build = getattr(case.oracle, "build", None)
     if not isinstance(build, str) or not case.target.endswith(".c"):
         return None
-    words = shlex.split(build)
-    if not words or Path(words[0]).name.split("-")[0] not in ("gcc", "cc", "clang"):
+    if not (words := shlex.split(build)) or Path(words[0]).name.split("-")[0] not in ("gcc", "cc", "clang"):
         return None
     flags = [w for w in words[1:] if w.startswith(ASM_FLAGS)]
     return shlex.join([words[0], "-O2", "-S", "-w", *flags, case.target, "-o", "hwrepair-mutant.s"])
-
-
-def strip_asm(text: str) -> str:
-    """Assembly without the lines that name the file or the compiler."""
-    return "\n".join(line for line in text.splitlines() if not line.strip().startswith(_ASM_NOISE))
 
 
 def analyse(cases: list[Case], *, count: int, seed: int, ctx: OracleContext, sandbox: Sandbox, jobs: int,
@@ -463,8 +442,7 @@ def run_mutants(ns: argparse.Namespace, sandbox: Sandbox, options: OracleOptions
     results = analyse(cases, count=ns.mutants, seed=ns.mutant_seed, ctx=ctx, sandbox=sandbox, jobs=ns.jobs,
                       progress=lambda line: print(line, flush=True))
     seconds = round(time.monotonic() - start, 1)
-    for line in text_lines(results):
-        print(line)
+    print(*text_lines(results), sep="\n")
     command = "hwrepair validate --mutants {} --mutant-seed {} {}".format(
         ns.mutants, ns.mutant_seed, " ".join(shlex.quote(str(p)) for p in ns.paths))
     save(ns.mutants_out, results, {"command": command, "mutants": ns.mutants, "seed": ns.mutant_seed,

@@ -67,9 +67,8 @@ def judge(case: Case, bug: Bug, ref: SampleResult, noop: SampleResult) -> BugChe
     return BugCheck(path, bug.id, "accepted", **shown)
 
 
-# Domains whose reference must also pass its own strong oracle. A cuda reference's strong oracle (cuda-diff:
-# other shapes and seeds, memcheck) runs only on a CUDA device; without one its record is undecided, never a
-# problem.
+# Domains whose reference must also pass its own strong oracle (a cuda one runs only on a CUDA device; without
+# one its record is undecided, never a problem).
 STRONG_CHECKED = frozenset({"hls", "cuda"})
 
 
@@ -91,11 +90,9 @@ def _category_problem(case: Case, bug: Bug, category: str, noop: SampleResult) -
 def validate(paths: list[Path], *, sandbox: Sandbox, cache_dir: Path, jobs: int,
              options: OracleOptions | dict[str, Any] | None = None, strict: bool = False,
              on_check: Callable[[BugCheck, int, int], None] | None = None) -> list[BugCheck]:
-    """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file.
-
-    `on_check(check, done, total)` is called as each bug's check ends (in the order they end), so a caller can
-    show progress and keep what finished when a long validation is stopped; the list comes back in case order.
-    """
+    """Run reference and noop on every bug under the paths; one BugCheck per bug or broken case file, in case order.
+    `on_check(check, done, total)` is called as each check ends, so a caller can show progress and keep what
+    finished when a long validation is stopped."""
     checks: list[BugCheck] = []
     cases: list[Case] = []
     for path in find_case_files(paths):
@@ -144,6 +141,4 @@ def report_lines(checks: list[BugCheck]) -> list[str]:
     cases = len({c.path for c in checks})
     lines.append(f"{cases} case files, {len(checks)} bugs: {status.get('accepted', 0)} accepted, "
                  f"{status.get('rejected', 0)} rejected, {status.get('unverified', 0)} unverified here")
-    for reason, count in sorted(reasons.items()):
-        lines.append(f"  rejected - {reason}: {count}")
-    return lines
+    return lines + [f"  rejected - {reason}: {count}" for reason, count in sorted(reasons.items())]

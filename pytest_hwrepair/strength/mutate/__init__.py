@@ -1,9 +1,8 @@
 """Deterministic single-edit operators for C, CUDA and Verilog, shared by repair search and mutation analysis.
 
-Every operator works on tokens, so it never edits inside a comment, a string or character literal,
-or a whole-line directive (`#include`, `` `timescale ``). Each yields `Edit(offset, old, new,
-operator)`; `candidate_edits` collects them in source order and `seeded_order` shuffles them for a
-seed, so a caller can enumerate the same candidates in the same order every time.
+Operators work on tokens, so they never edit inside a comment, a string or character literal, or a whole-line
+directive (`#include`, `` `timescale ``); `candidate_edits` and `seeded_order` give the same edits in the same
+order every time.
 """
 
 from __future__ import annotations

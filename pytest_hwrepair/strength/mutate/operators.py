@@ -37,8 +37,7 @@ def token_edit(src: Source, i: int, new: str, op: Op) -> Edit:
 
 def is_assignment(src: Source, i: int) -> bool:
     """Whether the `=`/`<=` token at i assigns (its statement's lvalue ends right before it)."""
-    stmt = src.statement_at(i)
-    if stmt is None or stmt.kind not in (StmtKind.EXPR, StmtKind.ASSIGN):
+    if (stmt := src.statement_at(i)) is None or stmt.kind not in (StmtKind.EXPR, StmtKind.ASSIGN):
         return False
     first = stmt.first + (1 if stmt.kind is StmtKind.ASSIGN else 0)
     return src.operand_right(first - 1) == i - 1
@@ -58,8 +57,7 @@ def _binary_ops(src: Source, table: dict[str, tuple[str, ...]], op: Op, *, need_
 def _template_bracket(src: Source, i: int) -> bool:
     if src.verilog:
         return False
-    prev = src.tok(i - 1)
-    if prev is not None and src.tokens[i].text == "<" and prev.text in _CAST_HEADS:
+    if (prev := src.tok(i - 1)) is not None and src.tokens[i].text == "<" and prev.text in _CAST_HEADS:
         return True
     if src.tokens[i].text == ">":
         for j in range(i - 1, max(i - 8, 0), -1):
@@ -104,8 +102,7 @@ def compound(src: Source, ops: frozenset[str], op: Op) -> Iterator[Edit]:
 
 
 def _step_or_statement(src: Source, left: int) -> bool:
-    stmt = src.statement_at(left)
-    if stmt is not None:
+    if (stmt := src.statement_at(left)) is not None:
         return stmt.first == left and not any(src.tokens[k].text.endswith("=") and src.tokens[k].text not in
                                               ("==", "!=", "<=", ">=") for k in range(stmt.first, stmt.last))
     return src.in_header(left) and src.tokens[left - 1].text == ";"
@@ -244,8 +241,7 @@ def reset(src: Source) -> Iterator[Edit]:
         signal = src.tok(i + 1)
         if t.text not in _EDGES or signal is None or signal.kind is not Kind.IDENT:
             continue
-        test = _reset_test(src, i + 2, signal.text)
-        if test is None:
+        if (test := _reset_test(src, i + 2, signal.text)) is None:
             continue
         first, last = test
         flipped = signal.text if last > first else f"!{signal.text}"  # `!R` -> `R`, `R` -> `!R`
@@ -306,8 +302,7 @@ def parse_literal(token: Token, verilog: bool) -> Literal | None:
     """The integer literal a token holds, or None (floats, x/z digits, anything else)."""
     text = token.text
     if verilog:
-        m = _V_SIZED.match(text)
-        if m:
+        if m := _V_SIZED.match(text):
             width = int(m.group(1)) if m.group(1) else None
             base = m.group(3).lower()
             digits = m.group(4).replace("_", "")
@@ -320,8 +315,7 @@ def parse_literal(token: Token, verilog: bool) -> Literal | None:
         if re.fullmatch(r"\d[\d_]*", text):
             return Literal(int(text.replace("_", "")), None, "", "", 0, "", False)
         return None
-    m = _C_INT.match(text)
-    if m is None:
+    if (m := _C_INT.match(text)) is None:
         return None
     body = m.group(1)
     if body.lower().startswith("0x"):
@@ -377,8 +371,7 @@ _MACRO = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 def _named_constants(src: Source, i: int) -> list[str]:
     """ALL-CAPS names (macros, enumerators) of the same function, nearest first: a zeroed constant's value."""
-    block = src.block_of(i)
-    if block is None:
+    if (block := src.block_of(i)) is None:
         return []
     found = sorted((abs(k - i), src.tokens[k].text) for k in range(block[0], block[1])
                    if src.tokens[k].kind is Kind.IDENT and _MACRO.match(src.tokens[k].text)
@@ -408,8 +401,7 @@ def bound(src: Source) -> Iterator[Edit]:
             continue
         if t.text not in RELATIONAL or (src.verilog and t.text == "<=" and is_assignment(src, i)):
             continue
-        end = src.expr_end(i + 1, _BOUND_STOPS)
-        if end <= i:
+        if (end := src.expr_end(i + 1, _BOUND_STOPS)) <= i:
             continue
         last, op = src.tokens[end], src.tok(end - 1)
         if end - 1 > i + 1 and op is not None and op.text in ("+", "-") and _is_one(last, src.verilog):
@@ -560,8 +552,7 @@ def delete(src: Source) -> Iterator[Edit]:
         if stmt.kind not in kinds or (not src.verilog and src.block_of(stmt.first) is None):
             continue
         start, old = src.span(stmt.first, stmt.last)
-        prev = src.tok(stmt.first - 1)
-        if prev is not None and prev.text in (")", "else", ":", "do"):
+        if (prev := src.tok(stmt.first - 1)) is not None and prev.text in (")", "else", ":", "do"):
             yield Edit(start, old, ";", Op.DELETE)
             continue
         a, b = _line_span(src, start, start + len(old))
@@ -595,8 +586,7 @@ def init(src: Source) -> Iterator[Edit]:
         if stmt.kind is StmtKind.DECL:
             yield from _declarator_inits(src, stmt)
             continue
-        acc = _accumulator(src, stmt)
-        if acc is None:
+        if (acc := _accumulator(src, stmt)) is None:
             continue
         lvalue, value = acc
         for loop in src.loops_around(stmt.first)[:3]:
@@ -622,8 +612,7 @@ def _declarator_inits(src: Source, stmt: Statement) -> Iterator[Edit]:
         if t.text == "=":
             j = src.expr_end(j + 1, frozenset()) + 1
             continue
-        nxt = src.tokens[j + 1]
-        if t.kind is Kind.IDENT and nxt.text in (",", ";") and j > stmt.first:
+        if t.kind is Kind.IDENT and src.tokens[j + 1].text in (",", ";") and j > stmt.first:
             yield Edit(t.end, "", " = 0", Op.INIT)
         j += 1
 
@@ -632,8 +621,7 @@ def guard(src: Source) -> Iterator[Edit]:
     """A missing guard: `s;` -> `if (c) s;` with a condition `c` the same function already tests."""
     by_block: dict[tuple[int, int], list[tuple[int, str]]] = {}
     for stmt in src.statements:
-        block = src.block_of(stmt.first)
-        if stmt.kind is not StmtKind.EXPR or block is None:
+        if stmt.kind is not StmtKind.EXPR or (block := src.block_of(stmt.first)) is None:
             continue
         if block not in by_block:
             by_block[block] = [(i, src.span(i + 2, close - 1)[1]) for i in range(*block)
@@ -651,8 +639,7 @@ def _replaceable(src: Source, i: int) -> bool:
     prev, nxt = src.tok(i - 1), src.tok(i + 1)
     if (nxt is not None and nxt.text == "(") or (prev is not None and prev.text in (".", "->", "`")):
         return False
-    stmt = src.statement_at(i)
-    if stmt is None:
+    if (stmt := src.statement_at(i)) is None:
         return src.in_header(i) if src.verilog else src.block_of(i) is not None
     if stmt.kind is StmtKind.DECL:
         eq = next((k for k in range(stmt.first, stmt.last) if src.tokens[k].text == "="), None)
@@ -799,8 +786,7 @@ def special(src: Source) -> Iterator[Edit]:
         if start is None or start < 1 or src.tokens[start - 1].kind is not Kind.IDENT \
                 or src.tokens[start - 1].text in called:
             continue
-        returned = _return_of(src, start - 1)
-        if returned is None:
+        if (returned := _return_of(src, start - 1)) is None:
             continue
         for name in _integer_params(src, start, close):
             for value in SPECIAL_VALUES:

@@ -116,8 +116,7 @@ def _next(text: str, i: int, line: int, verilog: bool, keywords: frozenset[str],
     ch = text[i]
     if ch.isspace():
         return _SPACE.match(text, i).end(), None  # type: ignore[union-attr]
-    skip = _skip(text, i, verilog)
-    if skip is not None:
+    if (skip := _skip(text, i, verilog)) is not None:
         return skip, None
     if ch in "\"'" and not (verilog and ch == "'"):
         end = _string_end(text, i)
@@ -126,8 +125,7 @@ def _next(text: str, i: int, line: int, verilog: bool, keywords: frozenset[str],
         m = number.match(text, i)
         if m and m.end() > i:
             return m.end(), Token(Kind.NUMBER, m.group(0), i, line)
-    m = _IDENT.match(text, i)
-    if m:
+    if m := _IDENT.match(text, i):
         word = m.group(0)
         return m.end(), Token(Kind.KEYWORD if word in keywords else Kind.IDENT, word, i, line)
     op = next((p for p in punct if text.startswith(p, i)), ch)
@@ -299,8 +297,7 @@ class Source:
 
     def is_binary(self, i: int) -> bool:
         """Whether the operator token at i has a left operand (so it is not unary)."""
-        prev = self.tok(i - 1)
-        if prev is None:
+        if (prev := self.tok(i - 1)) is None:
             return False
         if prev.kind in (Kind.NUMBER, Kind.STRING):
             return True
@@ -321,8 +318,7 @@ class Source:
                     continue
                 return j
             if t.kind in (Kind.IDENT, Kind.NUMBER):
-                prev = self.tok(j - 1)
-                if prev is not None and prev.text in (".", "->") and j >= 2:
+                if (prev := self.tok(j - 1)) is not None and prev.text in (".", "->") and j >= 2:
                     j -= 2
                     continue
                 return j
@@ -332,16 +328,14 @@ class Source:
     def operand_right(self, i: int) -> int | None:
         """Last token of the simple operand starting just after token i."""
         j = i + 1
-        t = self.tok(j)
-        if t is None:
+        if (t := self.tok(j)) is None:
             return None
         if t.text in OPEN and t.kind is Kind.PUNCT and j in self.match:
             j = self.match[j]
         elif t.kind not in (Kind.IDENT, Kind.NUMBER):
             return None
         while True:
-            nxt = self.tok(j + 1)
-            if nxt is None:
+            if (nxt := self.tok(j + 1)) is None:
                 return j
             if nxt.text in ("[", "(") and nxt.kind is Kind.PUNCT and j + 1 in self.match \
                     and not (nxt.text == "(" and self.tokens[j].kind is Kind.NUMBER):
@@ -409,8 +403,7 @@ class Source:
     def _statement_index(self) -> list[Statement | None]:
         index: list[Statement | None] = [None] * len(self.tokens)
         for s in self.statements:
-            for k in range(s.first, s.last + 1):
-                index[k] = s
+            index[s.first:s.last + 1] = [s] * (s.last + 1 - s.first)
         return index
 
     def statement_at(self, i: int) -> Statement | None:
@@ -434,8 +427,7 @@ class Source:
             if t.kind is not Kind.PUNCT or t.text not in "{}":
                 continue
             if t.text == "{" and depth == 0 and i in self.match:
-                prev = self.tok(i - 1)
-                if prev is not None and prev.text == ")":
+                if (prev := self.tok(i - 1)) is not None and prev.text == ")":
                     out.append((i, self.match[i]))
             depth += 1 if t.text == "{" else -1
         return out
@@ -466,8 +458,7 @@ class Source:
 
     def body_end(self, j: int) -> int:
         """Last token of the statement or block starting at token j."""
-        t = self.tok(j)
-        if t is None:
+        if (t := self.tok(j)) is None:
             return len(self.tokens) - 1
         if t.text == "{" and j in self.match:
             return self.match[j]
@@ -493,10 +484,9 @@ def _match(tokens: list[Token]) -> dict[int, int]:
             continue
         if t.text in OPEN:
             stack.append(i)
-        elif t.text in (")", "]", "}"):
-            if stack and OPEN[tokens[stack[-1]].text] == t.text:
-                j = stack.pop()
-                found[j], found[i] = i, j
+        elif t.text in (")", "]", "}") and stack and OPEN[tokens[stack[-1]].text] == t.text:
+            j = stack.pop()
+            found[j], found[i] = i, j
     return found
 
 
