@@ -1,9 +1,8 @@
 """Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group, and the control fixers `reference`
 (must score 100 %), `noop` (must score 0 %) and `replay:RUN_DIR`.
 
-A built-in's module is imported when its factory runs: a run of the reference fixer does not import the model
-clients (httpx), the agent's sandbox or the search baseline, which every pytest process (a worker, a
-collection) would otherwise pay for at start.
+A built-in's module is imported when its factory runs, so every pytest process does not pay at start for the
+model clients (httpx), the agent's sandbox or the search baseline.
 """
 
 from __future__ import annotations
