@@ -2,8 +2,7 @@
 
 The agent gets what a candidate step gets (its workspace only, its own uid and pid namespace, killed with all
 it started) plus what the user grants: network, read-only directories and environment variables. It takes no
-oracle slot: an agent waiting on its model must not hold a compiler's place.
-"""
+oracle slot: an agent waiting on its model must not hold a compiler's place."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@
 It localises the fault from what a developer observes (coverage, the failure's log, for RTL the backward slice
 of the differing output), ranks single edits from the bug taxonomies, validates them with the suite oracle only
 (never the case, its golden files or the strong oracle) and stacks improving edits when no single one passes.
-The same seed gives the same patch; the budget counts CPU seconds, so load makes a search slower, not different.
-"""
+The same seed gives the same patch; the budget counts CPU seconds, so load makes a search slower, not different."""
 
 from __future__ import annotations
 
@@ -447,8 +446,7 @@ def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] 
 
 
 def site_ranks(edits: list[Edit]) -> list[tuple[Edit, int]]:
-    """Each distinct edit with how many edits of the same site come before it (operators list their
-    likeliest variant first, and candidate_edits keeps that order)."""
+    """Each distinct edit with how many edits of its site come before it (likeliest variants come first)."""
     seen: Counter[int] = Counter()
     out: list[tuple[Edit, int]] = []
     for e in dict.fromkeys(edits):
@@ -606,9 +604,7 @@ def _cuda(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
             end = i + 2
             after = src.tok(end + 1)
             if after is not None and after.text == "<":
-                close = next((k for k in range(end + 1, min(end + 6, len(src.tokens))) if src.tokens[k].text == ">"),
-                             None)
-                end = close if close is not None else end
+                end = next((k for k in range(end + 1, min(end + 6, len(src.tokens))) if src.tokens[k].text == ">"), end)
             yield Edit(t.start, src.text[t.start:src.tokens[end].end], fn.text, Op.SYNTAX)
     if "cast away const" in log:
         for line in lines:

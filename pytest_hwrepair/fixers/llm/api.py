@@ -61,8 +61,7 @@ class Caller:
     said: list[str] | None = None  # retry warnings kept here instead (a request made ahead: its item warns)
 
     def send(self, method: str, url: str, *, as_json: bool = True, **kwargs: Any) -> Any:
-        """The JSON response body (else its text: batch result files); retries transient failures, raises
-        FixerError on the rest."""
+        """The JSON (else the text) response body; retries transient failures, raises FixerError on the rest."""
         retry = 0
         while True:
             reason, hint = self._attempt(method, url, as_json, kwargs)

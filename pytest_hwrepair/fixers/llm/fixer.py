@@ -2,8 +2,7 @@
 
 Batch mode: the first `repair()` of a process, under a lock in the run directory, submits every pending
 first-attempt request with no answer yet as one provider batch (or finds the one an earlier process or run
-submitted), polls until it ends or the wait runs out and imports the results, which serve every later `repair()`.
-"""
+submitted), polls until it ends or the wait runs out and imports the results, which serve every later `repair()`."""
 
 from __future__ import annotations
 
@@ -233,8 +232,7 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
 
 
 def check_options(settings: Settings) -> None:
-    """Values that only a model fixer restricts (Settings.validate checks the rest): one line naming the option
-    and what is allowed."""
+    """Values that only a model fixer restricts (Settings.validate checks the rest)."""
     if settings.batch and settings.protocol == "iterative":
         raise FixerError("--hwrepair-batch: batch mode needs the repeated protocol (one request per sample); "
                          "the iterative protocol asks again after each verdict")

@@ -5,8 +5,7 @@ in flight across the run) while the workers judge the answers that are in. Worke
 k + n, ...; each answer lands in the response cache, where its item takes it whichever worker runs it. The
 request is the one the item would make, and reads as a live one in its record: records are the same with or
 without this. Only for a fixer with `prefetch` called through the plugin's own `hwrepair_fixer` fixture, and a
-sample that will call it; not with xdist's remote workers (each machine has its own cache).
-"""
+sample that will call it; not with xdist's remote workers (each machine has its own cache)."""
 
 from __future__ import annotations
 
@@ -79,8 +78,7 @@ class Ahead:
 
 
 def shared_cache(config: pytest.Config) -> bool:
-    """Whether every worker shares this machine's response cache: not with xdist's remote (`--tx ssh=`) workers,
-    whose items would find the answers asked for them on another machine's disk."""
+    """Whether every worker shares this machine's response cache (not xdist's remote `--tx ssh=` workers)."""
     specs = [spec.split("*", 1)[-1] for spec in config.getoption("tx", None) or ()]
     return all(spec.startswith("popen") for spec in specs)
 
