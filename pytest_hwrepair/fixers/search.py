@@ -195,9 +195,7 @@ class SearchRun:
             self.evaluated += 1
             base = self._evaluate(self.source, (), syntax=False)
             self._log(base, "the buggy program as given")
-            best = base
-            if not goal(base.verdict):
-                best = self._search(base)
+            best = base if goal(base.verdict) else self._search(base)
         cpu = self.cpu_used()
         stop = "passed" if goal(best.verdict) else (self.stop_reason() or "edits")
         return SearchResult(best, goal(best.verdict), self.evaluated, self.syntax_rejected, self.full_checks,

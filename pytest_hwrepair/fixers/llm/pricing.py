@@ -116,10 +116,7 @@ class CostLedger:
 
 
 def _read(fd: int) -> float:
-    os.lseek(fd, 0, os.SEEK_SET)
-    data = b""
-    while chunk := os.read(fd, 4096):
-        data += chunk
+    data = os.pread(fd, os.fstat(fd).st_size, 0)
     try:
         return float(json.loads(data or b"{}").get("cost_usd", 0.0))
     except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
