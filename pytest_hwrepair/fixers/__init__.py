@@ -1,10 +1,8 @@
 """Fixer registry: built-ins plus the `hwrepair.fixers` entry-point group, and the control fixers `reference`
 (must score 100 %), `noop` (must score 0 %) and `replay:RUN_DIR`.
 
-A built-in's module is imported when its factory runs: a run of the reference fixer does not import the model
-clients (httpx), the agent's sandbox or the search baseline, which every pytest process (a worker, a
-collection) would otherwise pay for at start.
-"""
+A built-in's module is imported when its factory runs, so every pytest process does not pay at start for the
+model clients (httpx), the agent's sandbox or the search baseline."""
 
 from __future__ import annotations
 
@@ -63,7 +61,9 @@ class ReplayFixer:
 
     deterministic = False
 
-    def __init__(self, run_dir: str) -> None:
+    def __init__(self, run_dir: str | None) -> None:
+        if not run_dir:
+            raise FixerError("replay: needs a run directory, e.g. --fixer replay:.hwrepair/runs/20260101-120000")
         source, _, label = run_dir.partition("@")
         self.root = Path(source)
         run = RunDir(self.root)
@@ -99,12 +99,6 @@ class ReplayFixer:
 FixerFactory = Callable[[str | None, FixerContext], Fixer]
 
 
-def _replay(arg: str | None, ctx: FixerContext) -> Fixer:
-    if not arg:
-        raise FixerError("replay: needs a run directory, e.g. --fixer replay:.hwrepair/runs/20260101-120000")
-    return ReplayFixer(arg)
-
-
 def _cmd(arg: str | None, ctx: FixerContext) -> Fixer:
     if not arg:
         raise FixerError('cmd: needs a command, e.g. --fixer cmd:"./agent --task {task}"')
@@ -128,7 +122,7 @@ def _search(arg: str | None, ctx: FixerContext) -> Fixer:
 BUILTIN: dict[str, FixerFactory] = {
     "reference": lambda arg, ctx: ReferenceFixer(ctx.corpus.golden),
     "noop": lambda arg, ctx: NoopFixer(),
-    "replay": _replay,
+    "replay": lambda arg, ctx: ReplayFixer(arg),
     "cmd": _cmd,
     "claude": partial(_model, "claude"),
     "openai": partial(_model, "openai"),

@@ -1,11 +1,8 @@
 """`cmd:COMMAND`: an external agent edits a copy of the workspace in place, inside the sandbox.
 
-The agent gets what a candidate step gets (its workspace only, its own uid and pid namespace,
-killed with everything it started when it ends, times out or pytest dies) plus what the user
-grants explicitly: network (`--hwrepair-agent-network`), read-only directories
-(`--hwrepair-agent-mount`) and environment variables (`--hwrepair-agent-env`). It takes no oracle
-slot: an agent waiting on its model must not hold a compiler's place.
-"""
+The agent gets what a candidate step gets (its workspace only, its own uid and pid namespace, killed with all
+it started) plus what the user grants: network, read-only directories and environment variables. It takes no
+oracle slot: an agent waiting on its model must not hold a compiler's place."""
 
 from __future__ import annotations
 
@@ -66,12 +63,8 @@ exit 0
 
 
 class CommandFixer:
-    """Runs COMMAND in a sandboxed workspace holding the buggy files, the oracle assets and `task.json`.
-
-    Placeholders: {task} (path of task.json), {workspace}, {target}, {sample}, {attempt}.
-    The changed target file is the candidate (a repository task: every change, as a diff); stdout and
-    stderr are kept as logs.
-    """
+    """Runs COMMAND in a sandboxed workspace holding the buggy files, the oracle assets and `task.json`; the
+    changed target file is the candidate (a repository task: every change, as a diff)."""
 
     deterministic = False
 

@@ -96,12 +96,10 @@ class Fixer(Protocol):
     @property
     def deterministic(self) -> bool:
         """True: one sample per bug is enough (reference, noop)."""
-        ...
 
     @property
     def config(self) -> Mapping[str, Any]:
         """What identifies the fixer's configuration: part of every sample key."""
-        ...
 
     def repair(self, task: RepairTask) -> Candidate: ...
 
@@ -111,15 +109,12 @@ class Corpus(Protocol):
 
     def golden(self, task: RepairTask) -> dict[str, str]:
         """The known-good visible files: for the `reference` control fixer only."""
-        ...
 
     def populate(self, workspace: Path, task: RepairTask) -> None:
         """Write what a candidate's workspace holds besides the visible files (data, oracle assets)."""
-        ...
 
     def pending(self, label: str) -> list[RepairTask]:
         """First-attempt tasks of the fixer labelled `label` that have no finished record (batch mode)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -157,29 +152,23 @@ class SuiteProbe(Protocol):
     @property
     def jobs(self) -> int:
         """How many checks may run at once (the oracle semaphore's size)."""
-        ...
 
     @property
     def language(self) -> str:
         """The target's language: `c`, `cuda` or `verilog`."""
-        ...
 
     @property
     def cpu_seconds(self) -> float:
         """CPU seconds the probe's sandboxed steps have used so far."""
-        ...
 
     def check(self, files: dict[str, str]) -> Verdict:
         """The suite oracle's verdict on the visible buggy files with these files (the target) in place."""
-        ...
 
     def syntax(self, files: dict[str, str]) -> Verdict | None:
         """A cheap syntax-only pass: a failing verdict, or None when it parses (or no such pass exists)."""
-        ...
 
     def coverage(self, files: dict[str, str]) -> dict[int, int] | None:
         """Execution counts per line of the target on the suite's run, or None where none can be taken."""
-        ...
 
 
 ProbeFactory = Callable[[RepairTask], SuiteProbe]

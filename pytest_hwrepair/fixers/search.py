@@ -1,14 +1,9 @@
-"""`search`: an offline generate-and-validate repair baseline (GenProg / CirFix tradition, written here).
+"""`search`: an offline generate-and-validate repair baseline (GenProg / CirFix tradition).
 
-It localises the fault from what a developer observes (coverage of the failing run, the failure's log, for RTL
-the backward slice of the output the suite oracle reports as differing), ranks single edits from the
-benchmark's bug taxonomies (suspicious lines and likely operators first, ties broken by the seed; a compiler
-or lint log proposes repairs of its own), validates them with the suite oracle through the harness's probe,
-and stacks improving edits when no single one passes. It never sees the case, its golden files or the strong
-oracle. Samples differ by seed; the same seed gives the same patch. The seconds budget counts CPU seconds, so
-a busy machine makes a search slower, not different (unless the wall-clock safety net of 5x the budget cuts
-it short).
-"""
+It localises the fault from what a developer observes (coverage, the failure's log, for RTL the backward slice
+of the differing output), ranks single edits from the bug taxonomies, validates them with the suite oracle only
+(never the case, its golden files or the strong oracle) and stacks improving edits when no single one passes.
+The same seed gives the same patch; the budget counts CPU seconds, so load makes a search slower, not different."""
 
 from __future__ import annotations
 
@@ -20,7 +15,7 @@ import random
 import re
 import resource
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -87,11 +82,11 @@ def parse_options(arg: str | None, settings: Settings) -> SearchOptions:
 class SearchFixer:
     """Generate-and-validate repair with the suite oracle as its only judge."""
 
+    name = "search"
     deterministic = False  # seeded: each sample searches in its own order
 
     def __init__(self, options: SearchOptions, probe: ProbeFactory | None) -> None:
         self.options, self.probe = options, probe
-        self.name = "search"
         self.config = options.config()
 
     def repair(self, task: RepairTask) -> Candidate:
@@ -101,31 +96,23 @@ class SearchFixer:
             raise FixerUnavailable("search: the task shows no code to edit (input arm 'spec')")
         if task.issue is not None:
             raise FixerUnavailable("search: a repository issue spans many files; the search edits one target file")
-        probe = self.probe(task)
-        run = SearchRun(task.source, task.target, probe, Budget(self.options.budget, self.options.seconds),
-                        task.seed, self.options.operators, self.options.climb)
+        options = self.options
+        run = SearchRun(task.source, task.target, self.probe(task), Budget(options.budget, options.seconds),
+                        task.seed, options.operators, options.climb)
         try:
-            result = run.run()
+            r = run.run()
         except ProbeFailure as exc:
             raise FixerError(f"search: the suite probe could not judge a candidate: {exc}") from None
-        log = {"patch": list(result.best.notes), **_metrics(result), "trail": result.trail}
-        return Candidate(files={task.target: result.best.text}, raw=summary(result), latency=result.seconds,
-                         logs={"search.json": json.dumps(log, indent=1)}, metrics=_metrics(result))
-
-
-def summary(result: SearchResult) -> str:
-    edits = "; ".join(result.best.notes) or "none"
-    what = "passes the suite oracle" if result.passed else f"best failing ({result.best.verdict.category.value})"
-    return (f"search: {result.evaluated} candidates ({result.syntax_rejected} rejected by the syntax pass, "
-            f"{result.full_checks} judged), {result.cpu_seconds:.1f} CPU s, {result.seconds:.1f} s; "
-            f"localisation: {result.localisation}; {what}; edits: {edits}")
-
-
-def _metrics(result: SearchResult) -> dict[str, Any]:
-    return {"candidates": result.evaluated, "syntax_rejected": result.syntax_rejected,
-            "full_checks": result.full_checks, "cpu_s": round(result.cpu_seconds, 3),
-            "wall_s": round(result.seconds, 3), "suite_pass": result.passed, "edits": len(result.best.edits),
-            "localisation": result.localisation, "stop": result.stop}
+        metrics = {"candidates": r.evaluated, "syntax_rejected": r.syntax_rejected, "full_checks": r.full_checks,
+                   "cpu_s": round(r.cpu_seconds, 3), "wall_s": round(r.seconds, 3), "suite_pass": r.passed,
+                   "edits": len(r.best.edits), "localisation": r.localisation, "stop": r.stop}
+        what = "passes the suite oracle" if r.passed else f"best failing ({r.best.verdict.category.value})"
+        raw = (f"search: {r.evaluated} candidates ({r.syntax_rejected} rejected by the syntax pass, "
+               f"{r.full_checks} judged), {r.cpu_seconds:.1f} CPU s, {r.seconds:.1f} s; "
+               f"localisation: {r.localisation}; {what}; edits: {'; '.join(r.best.notes) or 'none'}")
+        log = {"patch": list(r.best.notes), **metrics, "trail": r.trail}
+        return Candidate(files={task.target: r.best.text}, raw=raw, latency=r.seconds,
+                         logs={"search.json": json.dumps(log, indent=1)}, metrics=metrics)
 
 
 @dataclass(frozen=True)
@@ -173,20 +160,12 @@ def fitness(verdict: Verdict) -> float:
         return 10.0
     c = verdict.category
     if c in (Category.TEST_FAIL, Category.EQUIV_FAIL, Category.PERF_FAIL):
-        return 5.0 + _progress(verdict)
-    if c is Category.RUNTIME_CRASH:
-        return 4.0
-    if c is Category.TIMEOUT:
-        return 3.0
+        m = re.search(r"(?:token|cycle) (\d+)", verdict.summary)  # how far the run got before it went wrong
+        return 5.0 + (int(m.group(1)) / (int(m.group(1)) + 1000.0) if m else 0.0)
     if c in BUILD_FAILURES:
         errors = len(re.findall(r"\berror\b|%Error", verdict.log_tail, re.IGNORECASE))
         return 1.0 + 1.0 / (1 + errors)
-    return 0.0
-
-
-def _progress(verdict: Verdict) -> float:
-    m = re.search(r"(?:token|cycle) (\d+)", verdict.summary)
-    return int(m.group(1)) / (int(m.group(1)) + 1000.0) if m else 0.0
+    return {Category.RUNTIME_CRASH: 4.0, Category.TIMEOUT: 3.0}.get(c, 0.0)
 
 
 def _cpu() -> float:
@@ -216,9 +195,7 @@ class SearchRun:
             self.evaluated += 1
             base = self._evaluate(self.source, (), syntax=False)
             self._log(base, "the buggy program as given")
-            best = base
-            if not goal(base.verdict):
-                best = self._search(base)
+            best = base if goal(base.verdict) else self._search(base)
         cpu = self.cpu_used()
         stop = "passed" if goal(best.verdict) else (self.stop_reason() or "edits")
         return SearchResult(best, goal(best.verdict), self.evaluated, self.syntax_rejected, self.full_checks,
@@ -423,22 +400,19 @@ def from_slice(text: str, output: str) -> Localisation | None:
     if output not in defs:
         return None
     distance = {output: 0}
-    frontier = [output]
-    while frontier:
-        nxt = []
-        for name in frontier:
-            for _, uses in defs.get(name, []):
-                for used in uses:
-                    if used not in distance:
-                        distance[used] = distance[name] + 1
-                        nxt.append(used)
-        frontier = nxt
+    queue = deque([output])  # breadth first: each name at its shortest distance from the output
+    while queue:
+        name = queue.popleft()
+        for _, uses in defs.get(name, []):
+            for used in uses - distance.keys():
+                distance[used] = distance[name] + 1
+                queue.append(used)
     weights: dict[int, float] = {}
     for name, d in distance.items():
         for line, _ in defs.get(name, []):
             weights[line] = max(weights.get(line, 0.0), 1.0 / (1 + 0.5 * d))
-    for line, w in list(weights.items()):
-        for header in _header_lines(src, line):
+    for line, w in list(weights.items()):  # the `if`/`case` headers shortly above a line that matters
+        for header in (src.tokens[a].line for a, b in src.headers if 0 < line - src.tokens[b].line < 12):
             weights[header] = max(weights.get(header, 0.0), 0.8 * w)
     return Localisation(weights, COLD, "slice")
 
@@ -450,10 +424,6 @@ def _controls(src: Source, first: int) -> set[str]:
         if a < first and first - b < 40:
             names |= {t.text for t in src.tokens[a:b] if t.kind is Kind.IDENT}
     return names
-
-
-def _header_lines(src: Source, line: int) -> list[int]:
-    return [src.tokens[a].line for a, b in src.headers if 0 < line - src.tokens[b].line < 12]
 
 
 def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] | None) -> Localisation:
@@ -474,13 +444,12 @@ def localise(text: str, target: str, verdict: Verdict, coverage: dict[int, int] 
 
 
 def site_ranks(edits: list[Edit]) -> list[tuple[Edit, int]]:
-    """Each distinct edit with how many edits of the same site come before it (operators list their
-    likeliest variant first, and candidate_edits keeps that order)."""
-    seen: dict[int, int] = {}
+    """Each distinct edit with how many edits of its site come before it (likeliest variants come first)."""
+    seen: Counter[int] = Counter()
     out: list[tuple[Edit, int]] = []
     for e in dict.fromkeys(edits):
-        out.append((e, seen.get(e.offset, 0)))
-        seen[e.offset] = seen.get(e.offset, 0) + 1
+        out.append((e, seen[e.offset]))
+        seen[e.offset] += 1
     return out
 
 
@@ -488,13 +457,10 @@ class Ranker:
     """Scores edits of one text: line weight x operator prior x context x seeded noise."""
 
     def __init__(self, text: str, language: Language, loc: Localisation, seed: int, build_broken: bool) -> None:
-        self.text, self.loc, self.seed, self.build_broken = text, loc, seed, build_broken
+        self.loc, self.seed, self.build_broken = loc, seed, build_broken
         self.src = Source(text, language)
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.by_offset = {t.start: i for i, t in enumerate(self.src.tokens)}
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset)
 
     def order(self, edits: list[Edit], limit: int, preferred: list[Edit] | None = None) -> list[Edit]:
         """The `limit` best edits; `preferred` (log-guided repairs, most specific first) keep their order."""
@@ -504,11 +470,12 @@ class Ranker:
         for e, nth in site_ranks(sorted([*edits, *(preferred or [])], key=lambda e: e.offset)):
             noise = math.exp(NOISE * rng.gauss(0.0, 1.0))
             if e in rank:  # the log rule chose the place: line weights do not apply
-                scored.append((-(self.prior(e) * PREFERRED_DECAY ** rank[e]), e))
-                continue
-            score = self.loc.weight(self.line(e.offset)) * self.prior(e) * DIVERSITY ** nth * noise
+                score = self.prior(e) * PREFERRED_DECAY ** rank[e]
+            else:
+                line = bisect.bisect_right(self.starts, e.offset)
+                score = self.loc.weight(line) * self.prior(e) * DIVERSITY ** nth * noise
             scored.append((-score, e))
-        scored.sort(key=lambda s: (s[0], s[1]))
+        scored.sort()
         return [e for _, e in scored[:limit]]
 
     def prior(self, e: Edit) -> float:
@@ -596,10 +563,7 @@ def _missing_ends(src: Source, lines: list[int]) -> Iterator[Edit]:
 def _names(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
     """A name the log quotes, or a near-keyword on a flagged line, replaced by the nearest known word."""
     keywords = VERILOG_KEYWORDS if src.verilog else C_KEYWORDS
-    counts: dict[str, int] = {}
-    for t in src.tokens:
-        if t.kind in (Kind.IDENT, Kind.KEYWORD):
-            counts[t.text] = counts.get(t.text, 0) + 1
+    counts = Counter(t.text for t in src.tokens if t.kind in (Kind.IDENT, Kind.KEYWORD))
     quoted = {m.group(1) for m in _QUOTED.finditer(log)}
     flagged = {ln + d for ln in lines for d in (-1, 0, 1)}
     for t in src.tokens:
@@ -638,9 +602,7 @@ def _cuda(src: Source, log: str, lines: list[int]) -> Iterator[Edit]:
             end = i + 2
             after = src.tok(end + 1)
             if after is not None and after.text == "<":
-                close = next((k for k in range(end + 1, min(end + 6, len(src.tokens))) if src.tokens[k].text == ">"),
-                             None)
-                end = close if close is not None else end
+                end = next((k for k in range(end + 1, min(end + 6, len(src.tokens))) if src.tokens[k].text == ">"), end)
             yield Edit(t.start, src.text[t.start:src.tokens[end].end], fn.text, Op.SYNTAX)
     if "cast away const" in log:
         for line in lines:

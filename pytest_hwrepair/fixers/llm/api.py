@@ -1,8 +1,5 @@
-"""The wire seam of the model fixers: HTTP calls with retries, and one class per provider that turns messages
-into requests and responses back into replies.
-
-Retries back off with jitter, honour retry-after and are never silent.
-"""
+"""The wire seam of the model fixers: HTTP calls with retries (backing off with jitter, honouring retry-after,
+never silent), and one class per provider that turns messages into requests and responses back into replies."""
 
 from __future__ import annotations
 
@@ -63,15 +60,8 @@ class Caller:
     retries: Counter[str] = field(default_factory=Counter)
     said: list[str] | None = None  # retry warnings kept here instead (a request made ahead: its item warns)
 
-    def json(self, method: str, url: str, **kwargs: Any) -> Any:
-        """A JSON response body; retries transient failures, raises FixerError on the rest."""
-        return self._send(method, url, True, kwargs)
-
-    def text(self, method: str, url: str, **kwargs: Any) -> str:
-        """A text response body (batch result files)."""
-        return str(self._send(method, url, False, kwargs))
-
-    def _send(self, method: str, url: str, as_json: bool, kwargs: dict[str, Any]) -> Any:
+    def send(self, method: str, url: str, *, as_json: bool = True, **kwargs: Any) -> Any:
+        """The JSON (else the text) response body; retries transient failures, raises FixerError on the rest."""
         retry = 0
         while True:
             reason, hint = self._attempt(method, url, as_json, kwargs)
@@ -86,7 +76,7 @@ class Caller:
             if self.said is not None:
                 self.said.append(note)
             else:
-                warnings.warn(note, RetryWarning, stacklevel=4)
+                warnings.warn(note, RetryWarning, stacklevel=3)
             time.sleep(delay)
             retry += 1
 
@@ -216,7 +206,7 @@ class JsonApi:
 
     def fetch(self, caller: Caller, method: str, path: str, what: str, need: str = "", **kwargs: Any) -> dict[str, Any]:
         """The response object (with `need` set, where given), else an unexpected shape error naming `what`."""
-        response = caller.json(method, join(self.base, path), headers=self.headers(), **kwargs)
+        response = caller.send(method, join(self.base, path), headers=self.headers(), **kwargs)
         if not isinstance(response, dict) or (need and not response.get(need)):
             raise shape_error(self.provider, what)
         return response
@@ -286,7 +276,7 @@ class AnthropicApi(JsonApi):
             return []
         if not str(url).startswith(("http://", "https://")):
             url = join(self.base.removesuffix("/v1"), str(url))
-        text = caller.text("GET", str(url), headers=self.headers())
+        text = str(caller.send("GET", str(url), as_json=False, headers=self.headers()))
         return [_anthropic_result(line) for line in text.splitlines() if line.strip()]
 
 
@@ -374,7 +364,8 @@ class OpenAIApi(JsonApi):
         for ref in ("output", "errors"):
             file_id = status.ref.get(ref)
             if file_id:
-                text = caller.text("GET", join(self.base, f"files/{file_id}/content"), headers=self.headers())
+                text = str(caller.send("GET", join(self.base, f"files/{file_id}/content"), as_json=False,
+                                       headers=self.headers()))
                 out += [_openai_result(line) for line in text.splitlines() if line.strip()]
         return out
 

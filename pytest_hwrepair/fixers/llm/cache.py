@@ -1,9 +1,8 @@
 """The on-disk model response cache: one file per request, written atomically, shared by every worker.
 
-It is also how an answer asked ahead reaches its item (prefetch.py), whichever worker runs it: the request's
-lock file marks it in flight, so an item whose answer is being asked elsewhere waits for it instead of asking
-again. Every answer is written, even under `--hwrepair-no-cache`, which only stops answers of earlier runs
-being reused: an interrupted run loses no answer it was sent."""
+An answer asked ahead (prefetch.py) reaches its item here; the request's lock file marks it in flight. Every
+answer is written, even under `--hwrepair-no-cache` (which only stops reuse across runs): an interrupted run
+loses no answer it was sent."""
 
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """`claude[:MODEL]` and `openai[:MODEL]`: model fixers with retries, a shared limit, a cache, costs and batches.
 
-Batch mode: the run's first-attempt requests go out as one provider batch, persisted so a rerun resumes it.
-The first `repair()` of a process takes a lock in the run directory, submits every pending request that has
-no answer yet (or finds the batch an earlier process or run submitted), polls until the batch ends or the
-wait runs out, and imports the results by custom id. Every later `repair()` is served from those results.
-"""
+Batch mode: the first `repair()` of a process, under a lock in the run directory, submits every pending
+first-attempt request with no answer yet as one provider batch (or finds the one an earlier process or run
+submitted), polls until it ends or the wait runs out and imports the results, which serve every later `repair()`."""
 
 from __future__ import annotations
 
@@ -97,8 +95,6 @@ class ModelFixer:
         self._client: httpx.Client | None = None
         self._lock = threading.Lock()  # the client, shared with prefetch.py's threads
 
-    # ------------------------------------------------------------ requests
-
     def request(self, task: RepairTask) -> tuple[str, dict[str, Any], str]:
         """(cache key, request body, prompt transcript) of one task."""
         messages = self.templates.messages(task)
@@ -136,8 +132,6 @@ class ModelFixer:
                 self.cache.fail(key, {"error": str(exc), "unavailable": isinstance(exc, FixerUnavailable),
                                       "retries": getattr(exc, "retries", {})})
                 raise
-
-    # ------------------------------------------------------------ the seam
 
     def repair(self, task: RepairTask) -> Candidate:
         key, body, prompt = self.request(task)
@@ -210,9 +204,6 @@ class ModelFixer:
         return BatchRunner(self)
 
 
-# ---------------------------------------------------------------- factories
-
-
 def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixer:
     """Build a model fixer, or raise FixerError (a usage error) for a missing key or a bad option."""
     settings = ctx.settings
@@ -241,8 +232,7 @@ def make_model_fixer(kind: str, arg: str | None, ctx: FixerContext) -> ModelFixe
 
 
 def check_options(settings: Settings) -> None:
-    """Values that only a model fixer restricts (Settings.validate checks the rest): one line naming the option
-    and what is allowed."""
+    """Values that only a model fixer restricts (Settings.validate checks the rest)."""
     if settings.batch and settings.protocol == "iterative":
         raise FixerError("--hwrepair-batch: batch mode needs the repeated protocol (one request per sample); "
                          "the iterative protocol asks again after each verdict")
@@ -259,9 +249,6 @@ def check_options(settings: Settings) -> None:
             raise FixerError(f"--hwrepair-request-extra: not valid JSON: {exc}") from None
         if not isinstance(extra, dict):
             raise FixerError("--hwrepair-request-extra: must be a JSON object, e.g. '{\"reasoning_effort\": \"low\"}'")
-
-
-# ---------------------------------------------------------------- batch mode
 
 
 def custom_id(key: str) -> str:
@@ -289,8 +276,6 @@ class BatchRunner:
         self.synced = False
         self.unavailable: str | None = None
 
-    # ------------------------------------------------------------ serving
-
     def serve(self, task: RepairTask, key: str) -> tuple[dict[str, Any], float] | None:
         """(response, cost) from the batch; None when the request is in no batch (a cache hit needs none)."""
         if task.attempt > 0:
@@ -316,8 +301,6 @@ class BatchRunner:
                                    "to collect its results")
         raise FixerError(f"--hwrepair-batch: {task.case}::{task.bug} sample {task.sample} was not submitted "
                          "with the run's batch (it was not among the collected items)")
-
-    # ------------------------------------------------------------ sync
 
     def sync(self) -> None:
         """Submit what has no answer yet, wait for the batches, import their results (under the run's lock)."""
@@ -423,8 +406,6 @@ class BatchRunner:
             key = keys.get(row["custom_id"])
             if key and row.get("response") is not None:
                 self.fixer.cache.put(key, {"response": row["response"], "model": self.fixer.model, "batch": True})
-
-    # ------------------------------------------------------------ persistence
 
     def _known(self, state: dict[str, Any]) -> list[dict[str, Any]]:
         """Batches of this run, plus unfinished ones an earlier run (another run directory) submitted."""

@@ -1,19 +1,11 @@
 """Model requests made ahead: every sample's first request is asked once the items are collected.
 
-A model evaluation is latency-bound: asking only when an item runs keeps at most one request per worker in
-flight, so a small machine would need many worker processes to keep many connections busy. Instead threads of
-each process ask ahead, up to `--hwrepair-max-connections` in flight across the run (the connection slots are
-shared by every worker), while the workers judge whatever answers are in. Worker k of n asks for items k,
-k + n, ... in collection order; each answer lands in the response cache, where the item takes it whichever
-worker runs it. The request is the one the item would make (same task, cache key and cost limit check), and
-an answer asked in this run reads as a live one in the item's record: records are the same with or without this.
-
-Only for a fixer that can (`prefetch`: the model fixers, not in batch mode), through the plugin's own
-`hwrepair_fixer` fixture (a conftest that overrides it decides its own fixer), for a sample that will call
-its fixer (not resumed, not skipped before its fixer is called); later attempts of an iterative trajectory
-are asked when their feedback is ready. `--hwrepair-no-prefetch` turns it off; the run's end, or a cost limit
-reached, stops new requests. Not with xdist's remote workers: each machine has its own cache.
-"""
+A model evaluation is latency-bound, so threads of each process ask ahead (up to `--hwrepair-max-connections`
+in flight across the run) while the workers judge the answers that are in. Worker k of n asks for items k,
+k + n, ...; each answer lands in the response cache, where its item takes it whichever worker runs it. The
+request is the one the item would make, and reads as a live one in its record: records are the same with or
+without this. Only for a fixer with `prefetch` called through the plugin's own `hwrepair_fixer` fixture, and a
+sample that will call it; not with xdist's remote workers (each machine has its own cache)."""
 
 from __future__ import annotations
 
@@ -86,8 +78,7 @@ class Ahead:
 
 
 def shared_cache(config: pytest.Config) -> bool:
-    """Whether every worker shares this machine's response cache: not with xdist's remote (`--tx ssh=`) workers,
-    whose items would find the answers asked for them on another machine's disk."""
+    """Whether every worker shares this machine's response cache (not xdist's remote `--tx ssh=` workers)."""
     specs = [spec.split("*", 1)[-1] for spec in config.getoption("tx", None) or ()]
     return all(spec.startswith("popen") for spec in specs)
 

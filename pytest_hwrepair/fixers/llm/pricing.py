@@ -53,8 +53,7 @@ PRICES: dict[str, Price] = {
 
 
 def find_price(model: str, path: str | None) -> Price | None:
-    """The built-in prices with a user file over them: the exact name first, then the longest family prefix (a
-    dated or provider-prefixed name)."""
+    """The built-in prices under a user file's: the exact name, else the longest family prefix (a dated name)."""
     prices = {**PRICES, **(read_prices(Path(path)) if path else {})}
     name = model.rsplit("/", 1)[-1]
     for candidate in (model, name):
@@ -92,8 +91,7 @@ def read_prices(path: Path) -> dict[str, Price]:
 
 
 class CostLedger:
-    """Spent USD of a run, a running total shared by every worker in the run directory; once `limit` is reached
-    no new request may start."""
+    """The run's spent USD, a total shared by every worker; once `limit` is reached no new request may start."""
 
     def __init__(self, run_dir: Path, limit: float | None) -> None:
         self.path = run_dir / "cost.json"
@@ -118,10 +116,7 @@ class CostLedger:
 
 
 def _read(fd: int) -> float:
-    os.lseek(fd, 0, os.SEEK_SET)
-    data = b""
-    while chunk := os.read(fd, 4096):
-        data += chunk
+    data = os.pread(fd, os.fstat(fd).st_size, 0)
     try:
         return float(json.loads(data or b"{}").get("cost_usd", 0.0))
     except (json.JSONDecodeError, AttributeError, TypeError, ValueError):

@@ -74,17 +74,16 @@ class Templates:
         kind = "repo" if task.issue is not None else "spec" if task.prompt_kind == "spec" else task.domain
         return render(self.texts.get(kind, self.texts["hls"]), values_of(task))
 
-    def feedback_turn(self, task: RepairTask, feedback: str, category: str, attempt: int) -> str:
-        values = {**values_of(task), "feedback": feedback.strip(), "category": category, "attempt": str(attempt)}
-        return render(self.texts["repo_feedback" if task.issue is not None else "feedback"], values)
-
     def messages(self, task: RepairTask) -> list[dict[str, str]]:
         """The conversation: the task, then one (candidate, feedback) exchange per kept history round."""
         out = [{"role": "user", "content": self.first_turn(task)}]
         lang = "diff" if task.issue is not None else language_of(task.target)
         for n, attempt in enumerate(task.history, 1):
             out.append({"role": "assistant", "content": f"```{lang}\n{attempt.candidate.rstrip()}\n```"})
-            out.append({"role": "user", "content": self.feedback_turn(task, attempt.feedback, attempt.category, n)})
+            values = {**values_of(task), "feedback": attempt.feedback.strip(), "category": attempt.category,
+                      "attempt": str(n)}
+            feedback = self.texts["repo_feedback" if task.issue is not None else "feedback"]
+            out.append({"role": "user", "content": render(feedback, values)})
         return out
 
 
@@ -103,10 +102,8 @@ def _read_override(path: Path) -> dict[str, str]:
 
 
 def render(template: str, values: dict[str, str]) -> str:
-    """`{{name}}` is replaced, `{{#name}}..{{/name}}` kept only when name is set, `{{^name}}` when not.
-
-    Values are inserted in one pass and never scanned again (Verilog's `{{n{x}}}` is not a tag).
-    """
+    """`{{name}}` is replaced, `{{#name}}..{{/name}}` kept only when name is set, `{{^name}}` when not. Values
+    are inserted in one pass and never scanned again (Verilog's `{{n{x}}}` is not a tag)."""
     text = _STANDALONE.sub(r"\1", template)
     previous = None
     while previous != text:
