@@ -1,15 +1,12 @@
 """The `cuda-diff` strong oracle: the candidate against the reference at generated sizes and seeds.
 
-The harness (`oracles/cuda/hwrepair_check.cuh`, included by every task's `test_main.cu`) reads two
-variables: `HWR_SHAPE=N` replaces every `HWR_SIZE(gpu, small)` of the task by a generated size
-(N = 1: the small size; N >= 2: drawn from [small/2, 3*small/2] and odd, so never a multiple of a
-block size) and `HWR_SEED=N` mixes N into every input generator's seed. Configuration N runs the
-built test as `HWR_SHAPE=N HWR_SEED=N <run>` for N = 1..`runs`; each run is judged by the harness's
-own check against its CPU reference (the task's tolerance) with the suite oracle's classifier. The
-reference solution runs the same configurations first (once per reference, GPU and command set,
-cached): a configuration the reference fails is a broken case, an ERROR, never the candidate's fault.
-Where `compute-sanitizer` is installed, configuration 1 also runs under its memcheck tool; a report
-fails the candidate. Without a CUDA device the check is skipped with the reason: no strong verdict.
+The harness (`oracles/cuda/hwrepair_check.cuh`, included by every task's `test_main.cu`) reads `HWR_SHAPE=N`,
+which replaces every `HWR_SIZE(gpu, small)` by a generated size (N = 1: the small size; N >= 2: drawn from
+[small/2, 3*small/2] and odd, so never a multiple of a block size), and `HWR_SEED=N`, mixed into every input
+generator's seed. Configuration N runs `HWR_SHAPE=N HWR_SEED=N <run>` for N = 1..`runs`, judged by the
+harness's check and the suite oracle's classifier. The reference runs the same configurations first (cached):
+one it fails is a broken case, an ERROR. Where `compute-sanitizer` is installed, configuration 1 also runs
+under memcheck; a report fails the candidate. Without a CUDA device the check is skipped: no strong verdict.
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ from ...cases.case import Case, StrongSpec
 from ...sandbox.base import Execution, Limits, Sandbox
 from ...verdict import CaseError, Category, Verdict
 from ..base import OracleContext, OracleKind, cached_text, content_hash, locked, populate, scratch_workspace, typed_spec
-from .checks import GpuInfo, device_present, probe_gpu
+from .checks import GpuInfo, cuda_roots, device_present, probe_gpu
 from .classify import CudaCategory, Stage, classify
 from .oracle import CudaSpec, step_log
 
@@ -50,13 +47,8 @@ class CudaDiffTable(StrongSpec):
 def find_sanitizer() -> str | None:
     """The compute-sanitizer binary on PATH or under CUDA_HOME / /usr/local/cuda, else None."""
     found = shutil.which("compute-sanitizer")
-    if found:
-        return found
-    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
-        path = Path(root) / "bin" / "compute-sanitizer"
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    return None
+    paths = (Path(root) / "bin" / "compute-sanitizer" for root in cuda_roots())
+    return found or next((str(p) for p in paths if p.is_file() and os.access(p, os.X_OK)), None)
 
 
 @dataclass(frozen=True)
@@ -70,7 +62,6 @@ class Device:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """One strong-oracle run of the test: a generated shape and seed."""
 
     number: int
 
@@ -84,7 +75,6 @@ class Config:
 
 @dataclass(frozen=True, slots=True)
 class CudaDiffSpec:
-    """The checked `[strong_oracle]` of a cuda case."""
 
     build: str
     run: str
@@ -145,7 +135,8 @@ class CudaDiffOracle:
             durations["run"] += ex.duration
             failure = run_failure(ex, self.spec.target)
             if failure is not None:
-                return _named(failure, config.label, durations)
+                return replace(failure, summary=f"{config.label}: {failure.summary}", durations=durations,
+                               metrics={**failure.metrics, "failed_config": config.label})
         if tool is not None:
             ex = self.step(sandbox, workspace, self.spec.sanitized(tool), Stage.RUN)
             durations["run"] += ex.duration
@@ -201,11 +192,6 @@ def sanitizer_report(ex: Execution) -> str | None:
         return f"errors reported (exit {ex.returncode})"
     failure = run_failure(ex, "")
     return None if failure is None else f"the run under the sanitizer failed: {failure.summary}"
-
-
-def _named(failure: Verdict, label: str, durations: dict[str, float]) -> Verdict:
-    return Verdict(failure.outcome, failure.category, f"{label}: {failure.summary}", failure.log_tail,
-                   {**failure.metrics, "failed_config": label}, durations)
 
 
 CUDA_DIFF = OracleKind(KIND, ("cuda",), CudaDiffOracle, suite=False, strong=True, strong_spec=CudaDiffTable,
