@@ -106,10 +106,7 @@ def probe_gpu() -> GpuInfo:
 
 def _visible(rows: list[list[str]]) -> list[str]:
     wanted = os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
-    for row in rows:
-        if wanted and (row[0] == wanted or row[1].startswith(wanted)):
-            return row
-    return rows[0]
+    return next((row for row in rows if wanted and (row[0] == wanted or row[1].startswith(wanted))), rows[0])
 
 
 @functools.cache
@@ -166,8 +163,6 @@ def parse_timing(pattern: str, text: str) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Measurement:
-    """The outcome of a warm-up run plus the timed runs of one build."""
-
     classification: Classification
     log: StepLog
     timing: TimingStats | None = None

@@ -23,7 +23,7 @@ from pydantic import Field
 from ...cases.case import Case, StrongSpec
 from ...sandbox.base import Execution, Limits, Sandbox
 from ...verdict import CaseError, Category, Verdict
-from ..base import OracleContext, OracleKind, cached_text, content_hash, locked, populate, scratch_workspace, typed_spec
+from ..base import OracleContext, OracleKind, cached_text, content_hash, locked, populate, scratch_workspace
 from .checks import GpuInfo, cuda_roots, device_present, probe_gpu
 from .classify import CudaCategory, Stage, classify
 from .oracle import CudaSpec, step_log
@@ -60,34 +60,27 @@ class Device:
     sanitizer: Callable[[], str | None] = find_sanitizer
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
-
-    number: int
-
-    @property
-    def label(self) -> str:
-        return f"configuration {self.number} (HWR_SHAPE={self.number} HWR_SEED={self.number})"
-
-    def command(self, run: str) -> str:
-        return f"HWR_SHAPE={self.number} HWR_SEED={self.number} {run}"
+def _label(config: int) -> str:
+    return f"configuration {config} (HWR_SHAPE={config} HWR_SEED={config})"
 
 
 @dataclass(frozen=True, slots=True)
 class CudaDiffSpec:
-
     build: str
     run: str
-    configs: tuple[Config, ...]
+    runs: int
     sanitizer: bool
     timeout: float
     min_sm: int | None
     target: str
 
+    def command(self, config: int, run: str | None = None) -> str:
+        """Configuration `config` (a generated shape and seed) of the run, or of `run`."""
+        return f"HWR_SHAPE={config} HWR_SEED={config} {run or self.run}"
+
     def sanitized(self, tool: str) -> str:
         """Configuration 1 under the memcheck tool: a report exits with SANITIZER_EXIT."""
-        return self.configs[0].command(f"{tool} --tool memcheck --error-exitcode {SANITIZER_EXIT} "
-                                       f"--print-limit 5 {self.run}")
+        return self.command(1, f"{tool} --tool memcheck --error-exitcode {SANITIZER_EXIT} --print-limit 5 {self.run}")
 
 
 def parse_spec(case: Case) -> CudaDiffSpec:
@@ -95,12 +88,11 @@ def parse_spec(case: Case) -> CudaDiffSpec:
     strong = case.model.strong_oracle
     if not isinstance(strong, CudaDiffTable):
         raise CaseError(f"{case.path}: strong_oracle.kind: the cuda-diff oracle needs kind = {KIND!r}")
-    if not isinstance(case.oracle, CudaSpec):
+    suite = case.oracle
+    if not isinstance(suite, CudaSpec):
         raise CaseError(f"{case.path}: oracle.kind: cuda-diff needs the cuda suite oracle (kind = \"cuda\")")
-    suite = typed_spec(case.oracle, CudaSpec)
-    return CudaDiffSpec(build=strong.build or suite.build, run=strong.run or suite.run,
-                        configs=tuple(Config(n) for n in range(1, strong.runs + 1)), sanitizer=strong.sanitizer,
-                        timeout=strong.timeout, min_sm=suite.min_sm, target=case.target)
+    return CudaDiffSpec(build=strong.build or suite.build, run=strong.run or suite.run, runs=strong.runs,
+                        sanitizer=strong.sanitizer, timeout=strong.timeout, min_sm=suite.min_sm, target=case.target)
 
 
 class CudaDiffOracle:
@@ -130,23 +122,23 @@ class CudaDiffOracle:
         if found.category is not CudaCategory.PASSED:
             return Verdict.fail(Category.COMPILE_FAIL, f"cuda-diff build failed: {found.evidence}",
                                 log_tail=build.tail(), durations=durations)
-        for config in self.spec.configs:
-            ex = self.step(sandbox, workspace, config.command(self.spec.run), Stage.RUN)
+        for config in range(1, self.spec.runs + 1):
+            ex = self.step(sandbox, workspace, self.spec.command(config), Stage.RUN)
             durations["run"] += ex.duration
             failure = run_failure(ex, self.spec.target)
             if failure is not None:
-                return replace(failure, summary=f"{config.label}: {failure.summary}", durations=durations,
-                               metrics={**failure.metrics, "failed_config": config.label})
+                return replace(failure, summary=f"{_label(config)}: {failure.summary}", durations=durations,
+                               metrics={**failure.metrics, "failed_config": _label(config)})
         if tool is not None:
             ex = self.step(sandbox, workspace, self.spec.sanitized(tool), Stage.RUN)
             durations["run"] += ex.duration
             report = sanitizer_report(ex)
             if report is not None:
-                return Verdict.fail(Category.TEST_FAIL, f"compute-sanitizer memcheck, {self.spec.configs[0].label}: "
+                return Verdict.fail(Category.TEST_FAIL, f"compute-sanitizer memcheck, {_label(1)}: "
                                     f"{report}", log_tail=ex.tail(), durations=durations)
         said = "memcheck clean" if tool else "compute-sanitizer not found: memcheck not run"
-        return Verdict.ok(f"passes the harness checks at {len(self.spec.configs)} generated sizes and seeds; {said}",
-                          metrics={"strong_runs": len(self.spec.configs), "memcheck": tool is not None},
+        return Verdict.ok(f"passes the harness checks at {self.spec.runs} generated sizes and seeds; {said}",
+                          metrics={"strong_runs": self.spec.runs, "memcheck": tool is not None},
                           durations=durations)
 
     def step(self, sandbox: Sandbox, workspace: Path, argv: str, stage: Stage) -> Execution:
@@ -157,7 +149,7 @@ class CudaDiffOracle:
         """Why the reference fails a configuration ('' cached as success), once per reference, GPU and commands."""
         files = self.case.model.sources + self.case.oracle.assets
         key = content_hash(KIND, self.case.digest, gpu.name, str(gpu.sm), gpu.cuda, self.spec.build, self.spec.run,
-                           str(len(self.spec.configs)), tool or "", *[f"{n}\0{self.case.files.get(n, '')}"
+                           str(self.spec.runs), tool or "", *[f"{n}\0{self.case.files.get(n, '')}"
                                                                       for n in files])
 
         def produce() -> str:

@@ -97,7 +97,6 @@ class CudaSpec(OracleSpec):
 
 
 def step_log(stage: Stage, ex: Execution) -> StepLog:
-    """A sandbox execution as the classifier reads it."""
     text = "\n".join(part for part in (ex.stdout, ex.stderr) if part)
     sig = ex.signal if ex.signal is not None else signal_of(ex.returncode)
     return StepLog(stage, text, ex.returncode, ex.timed_out, sig)
@@ -185,8 +184,7 @@ class CudaOracle:
             return None
         if found.rule == "nvcc_missing":
             return Verdict.skip("nvcc not found: the cuda build stage cannot run here")
-        blocked = self.reference_blocked(sandbox, Stage.BUILD)
-        return blocked if blocked is not None else self.rejection(found, build.tail())
+        return self.reference_blocked(sandbox, Stage.BUILD) or self.rejection(found, build.tail())
 
     def reference_blocked(self, sandbox: Sandbox, stage: Stage) -> Verdict | None:
         """When the reference fails `stage` here too, a skip (a missing dependency) or a harness error."""

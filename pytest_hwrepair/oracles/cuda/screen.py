@@ -121,10 +121,8 @@ def candidate_part(output: str, target: str) -> Preprocessed:
                 stack.pop()
             if not stack:
                 stack.append(name)
-        elif stack:
-            stack[-1] = name
         else:
-            stack.append(name)
+            stack[-1:] = [name]  # the current file renamed, or the first one
     return Preprocessed("\n".join(lines), includes)
 
 

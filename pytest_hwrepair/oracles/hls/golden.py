@@ -6,6 +6,7 @@ content hash (case files, oracle assets, the steps) in a cache directory the can
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -249,18 +250,11 @@ def _close(a: float, b: float, tol: float, rel: float) -> bool:
 
 
 def _line_of(text: str, token_index: int) -> int:
-    count = 0
-    number = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        count += len(line.split())
-        if count > token_index:
-            return number
-    return number
+    lines = text.splitlines()
+    counts = itertools.accumulate(len(line.split()) for line in lines)
+    return next((number for number, count in enumerate(counts, 1) if count > token_index), len(lines))
 
 
 def _section_of(text: str, line: int) -> str | None:
     """The `@name` header above a line, for outputs written in sections (the mach data format)."""
-    for row in reversed(text.splitlines()[:line]):
-        if row.startswith("@"):
-            return row.split()[0]
-    return None
+    return next((row.split()[0] for row in reversed(text.splitlines()[:line]) if row.startswith("@")), None)

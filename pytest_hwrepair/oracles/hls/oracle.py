@@ -201,8 +201,7 @@ def _own_lines(text: str, source: str) -> list[str]:
         marker = _MARKER.match(line)
         if marker:
             mine = marker.group(1) == source
-            continue
-        if mine and line.strip():
+        elif mine and line.strip():
             lines.append(line)
     return lines
 
@@ -227,10 +226,8 @@ def escape_problem(workspace: Path, sandbox: Sandbox, build: str, case_sources: 
     parts = re.split(rf"^@@{nonce} (\d+|end) ?(plain|sanitized)?$", ex.stdout, flags=re.MULTILINE)
     if not ex.ok or f"@@{nonce} end" not in ex.stdout:
         return None  # it does not preprocess: the builds themselves say why
-    texts: dict[tuple[int, str], str] = {}
-    for index in range(1, len(parts) - 2, 3):
-        if parts[index] != "end" and parts[index + 1]:
-            texts[(int(parts[index]), parts[index + 1])] = parts[index + 2]
+    texts = {(int(parts[i]), parts[i + 1]): parts[i + 2] for i in range(1, len(parts) - 2, 3)
+             if parts[i] != "end" and parts[i + 1]}
     for i, src in enumerate(sources):
         plain, sanitized = (_own_lines(texts.get((i, kind), ""), src) for kind in ("plain", "sanitized"))
         for line in plain + sanitized:
