@@ -220,21 +220,15 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
         return build
     fresh = set(parsed.sources) - set(reusable)
     base = workspace_key(workspace, unread=frozenset(fresh))
-    if base is None:
-        return build
     names = {source: f"{PREFIX}{number}_{Path(source).stem}.o" for number, source in enumerate(reusable, 1)}
-    if any(os.path.lexists(workspace / name) for name in names.values()):
+    if base is None or any(os.path.lexists(workspace / name) for name in names.values()):
         return build
     folder = ctx.cache_dir / "objects"
-    objects: dict[str, bytes] = {}
-    pending: list[tuple[str, Path]] = []
-    for source in reusable:
-        path = folder / f"{content_hash('object', identity, *parsed.flags, source, base)}.o"
-        data = _read_regular(path, MAX_OBJECT)
-        if data is None:
-            pending.append((source, path))
-        else:
-            objects[source] = data
+    paths = {source: folder / f"{content_hash('object', identity, *parsed.flags, source, base)}.o"
+             for source in reusable}
+    objects = {source: data for source, path in paths.items()
+               if (data := _read_regular(path, MAX_OBJECT)) is not None}
+    pending = [(source, path) for source, path in paths.items() if source not in objects]
     if pending:
         refused = content_hash(*(str(path) for _, path in pending))
         if refused in _REFUSED:
