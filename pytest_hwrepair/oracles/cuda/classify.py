@@ -73,8 +73,7 @@ class Classification:
 
     def to_json(self) -> dict[str, object]:
         return {"stage": self.stage.value, "category": self.category.value, "rule": self.rule,
-                "evidence": self.evidence, "matched": list(self.matched),
-                "harness_fault": self.harness_fault}
+                "evidence": self.evidence, "matched": list(self.matched), "harness_fault": self.harness_fault}
 
 
 C = CudaCategory

@@ -160,10 +160,8 @@ def screen_preprocessed(part: Preprocessed, blocked: list[str], workspace_files:
         base = os.path.basename(name)
         if base in workspace_files or name.startswith("/sandbox/"):
             return f"anti-cheat ({stage}): includes the workspace file {base}"
-        line = f"#include <{base}>"
-        for pattern in blocked:
-            if re.search(pattern, line):
-                return f"anti-cheat ({stage}): includes {base}, which the task does not allow"
+        if any(re.search(pattern, f"#include <{base}>") for pattern in blocked):
+            return f"anti-cheat ({stage}): includes {base}, which the task does not allow"
     for pattern in blocked:
         m = re.search(pattern, code, re.MULTILINE)
         if m is not None:

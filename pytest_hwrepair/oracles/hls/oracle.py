@@ -147,9 +147,8 @@ class BuildRunOracle:
         if got.problem is not None:
             return Verdict.fail(Category.TEST_FAIL, got.problem, log_tail=ex.tail())
         mismatch = compare_outputs(self.reference(sandbox), got.text, self.spec.tolerance, self.spec.rel_tolerance)
-        if mismatch is not None:
-            return Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(), metrics={"mismatch": mismatch})
-        return None
+        return None if mismatch is None else Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(),
+                                                          metrics={"mismatch": mismatch})
 
 
 class ExitCodeOracle(BuildRunOracle):
