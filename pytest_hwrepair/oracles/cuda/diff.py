@@ -45,7 +45,6 @@ class CudaDiffTable(StrongSpec):
 
 
 def find_sanitizer() -> str | None:
-    """The compute-sanitizer binary on PATH or under CUDA_HOME / /usr/local/cuda, else None."""
     found = shutil.which("compute-sanitizer")
     paths = (Path(root) / "bin" / "compute-sanitizer" for root in cuda_roots())
     return found or next((str(p) for p in paths if p.is_file() and os.access(p, os.X_OK)), None)

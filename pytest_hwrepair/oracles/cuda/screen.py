@@ -94,8 +94,6 @@ def directive_violation(source: str) -> str | None:
 
 @dataclass
 class Preprocessed:
-    """The candidate's lines of a preprocessor's output, and the files it included."""
-
     text: str
     includes: list[str]
 

@@ -171,8 +171,6 @@ BUILDS = BuildCache()
 
 @dataclass(frozen=True, slots=True)
 class GccBuild:
-    """A build that is one gcc command."""
-
     words: tuple[str, ...]
     sources: tuple[str, ...]
     flags: tuple[str, ...]

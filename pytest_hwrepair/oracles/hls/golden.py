@@ -185,8 +185,6 @@ def _golden_problem(step: Step, result: StepResult) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """The compared output of one run, or why none may be compared."""
-
     text: str = ""
     problem: str | None = None
 
