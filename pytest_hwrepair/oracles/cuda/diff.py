@@ -146,10 +146,9 @@ class CudaDiffOracle:
 
     def golden_problem(self, sandbox: Sandbox, gpu: GpuInfo, tool: str | None) -> str | None:
         """Why the reference fails a configuration ('' cached as success), once per reference, GPU and commands."""
-        files = self.case.model.sources + self.case.oracle.assets
+        files = [f"{n}\0{self.case.files.get(n, '')}" for n in self.case.model.sources + self.case.oracle.assets]
         key = content_hash(KIND, self.case.digest, gpu.name, str(gpu.sm), gpu.cuda, self.spec.build, self.spec.run,
-                           str(self.spec.runs), tool or "", *[f"{n}\0{self.case.files.get(n, '')}"
-                                                                      for n in files])
+                           str(self.spec.runs), tool or "", *files)
 
         def produce() -> str:
             with scratch_workspace("hwrepair-cuda-diff-ref-") as ws:

@@ -312,9 +312,8 @@ class CudaOracle:
         return TimingStats.from_json(data), parse_result(data["result"])
 
     def reference_hash(self) -> str:
-        files = self.case.model.sources + self.case.oracle.assets
-        parts = [f"{name}\0{self.case.files.get(name, '')}" for name in files]
-        return content_hash(self.spec.build, self.spec.run, self.spec.timing or "", *parts)
+        files = [f"{n}\0{self.case.files.get(n, '')}" for n in self.case.model.sources + self.case.oracle.assets]
+        return content_hash(self.spec.build, self.spec.run, self.spec.timing or "", *files)
 
     def _time_reference(self, sandbox: Sandbox) -> str:
         with scratch_workspace("hwrepair-cuda-ref-") as ws:
