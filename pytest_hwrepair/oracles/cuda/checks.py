@@ -1,13 +1,10 @@
 """The cuda oracle's steps that need no sandbox: anti-cheat, device probe, timed runs and their result file.
 
-A run's verdict is the harness's reading of hwrepair_result.txt, not the lines the test printed. The
-harness-owned test (oracles/cuda/hwrepair_check.cuh) writes every checked output with its mismatch count,
-tolerance and an evenly spaced sample of got and expected values, then the kernel time. The oracle
-re-checks the sample itself and compares the expected values with the reference run's, so a candidate
-that prints "PASSED", exits 0 early or disturbs the expected values fails.
-
-Stdlib only (plus the taxonomy and the untrusted-file reader), so the GPU validation script runs the
-same code as the oracle.
+A run's verdict is the harness's reading of hwrepair_result.txt, not what the test printed: the harness-owned
+test (oracles/cuda/hwrepair_check.cuh) writes every checked output with its mismatch count, tolerance and an
+evenly spaced sample of got and expected values, then the kernel time. The oracle re-checks the sample and
+compares the expected values with the reference run's, so a candidate that prints "PASSED", exits 0 early or
+disturbs the expected values fails. Stdlib only (plus the taxonomy and the untrusted-file reader).
 """
 
 from __future__ import annotations
@@ -54,18 +51,17 @@ def anti_cheat_violation(source: str, blocked: list[str], required: list[str]) -
 
 def missing_requirements(requires: list[str]) -> list[str]:
     """The libraries a task requires (e.g. "cublas") that this machine does not have."""
-    return [name for name in requires if not _library_found(name)]
+    return [name for name in requires if not _library_found(name.removeprefix("lib"))]
 
 
-def _library_found(name: str) -> bool:
-    stem = name.removeprefix("lib")
-    if ctypes.util.find_library(stem):
-        return True
-    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
-        for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"):
-            if any(Path(root, sub).glob(f"lib{stem}.so*")):
-                return True
-    return False
+def cuda_roots() -> list[str]:
+    return [r for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda") if r]
+
+
+def _library_found(stem: str) -> bool:
+    return bool(ctypes.util.find_library(stem)) or any(
+        any(Path(root, sub).glob(f"lib{stem}.so*"))
+        for root in cuda_roots() for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +106,7 @@ def probe_gpu() -> GpuInfo:
 
 def _visible(rows: list[list[str]]) -> list[str]:
     wanted = os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",")[0].strip()
-    for row in rows:
-        if wanted and (row[0] == wanted or row[1].startswith(wanted)):
-            return row
-    return rows[0]
+    return next((row for row in rows if wanted and (row[0] == wanted or row[1].startswith(wanted))), rows[0])
 
 
 @functools.cache
@@ -135,7 +128,7 @@ def _tool_output(argv: list[str]) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class TimingStats:
-    """Kernel milliseconds of R timed runs: median and coefficient of variation."""
+    """Kernel milliseconds of the timed runs."""
 
     runs: tuple[float, ...]
 
@@ -152,10 +145,8 @@ class TimingStats:
         return {"runs": list(self.runs), "median": self.median, "cv": self.cv}
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> TimingStats:
-        runs = data["runs"]
-        assert isinstance(runs, list)
-        return cls(tuple(float(x) for x in runs))
+    def from_json(cls, data: dict[str, list[float]]) -> TimingStats:
+        return cls(tuple(map(float, data["runs"])))
 
 
 def parse_timing(pattern: str, text: str) -> float | None:
@@ -163,7 +154,7 @@ def parse_timing(pattern: str, text: str) -> float | None:
     values = re.findall(pattern, text, re.MULTILINE)
     if not values:
         return None
-    last = values[-1]
+    last = values[-1]  # a tuple when the pattern has groups: the first is the value
     try:
         return float(last[0] if isinstance(last, tuple) else last)
     except ValueError:
@@ -172,8 +163,6 @@ def parse_timing(pattern: str, text: str) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class Measurement:
-    """The outcome of a warm-up run plus R timed runs of one build."""
-
     classification: Classification
     log: StepLog
     timing: TimingStats | None = None
@@ -194,11 +183,8 @@ class Reading:
 
 def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, target: str | None,
             read: Callable[[], Reading] | None = None) -> Measurement:
-    """A warm-up run that must pass, then `runs` timed runs, each re-checked for correctness.
-
-    With `read`, a run passes only when the harness's own reading of its results does, and the time
-    is the harness's reading too, never a line the test printed.
-    """
+    """A warm-up run that must pass, then `runs` timed runs, each re-checked for correctness. With `read`, a run
+    passes only when the harness's own reading of its results does, and the time is the harness's reading too."""
     times: list[float] = []
     for index in range(1 + (runs if timing is not None and runs > 0 else 0)):
         log = run_once()
@@ -222,17 +208,10 @@ def measure(run_once: Callable[[], StepLog], *, runs: int, timing: str | None, t
 def speedup_metrics(reference: TimingStats, candidate: TimingStats, gate: float) -> dict[str, object]:
     """What the perf gate decided and why: speedup = reference ms / candidate ms."""
     speedup = reference.median / candidate.median
-    return {
-        "speedup": round(speedup, 4),
-        "perf_gate": gate,
-        "suspect_speedup": speedup > SUSPECT_SPEEDUP,
-        "candidate_ms": candidate.median,
-        "candidate_cv": round(candidate.cv, 4),
-        "candidate_runs_ms": list(candidate.runs),
-        "reference_ms": reference.median,
-        "reference_cv": round(reference.cv, 4),
-        "reference_runs_ms": list(reference.runs),
-    }
+    return {"speedup": round(speedup, 4), "perf_gate": gate, "suspect_speedup": speedup > SUSPECT_SPEEDUP,
+            "candidate_ms": candidate.median, "candidate_cv": round(candidate.cv, 4),
+            "candidate_runs_ms": list(candidate.runs), "reference_ms": reference.median,
+            "reference_cv": round(reference.cv, 4), "reference_runs_ms": list(reference.runs)}
 
 
 class ResultError(ValueError):
@@ -253,8 +232,6 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class TestResult:
-    """Everything the test recorded in one run."""
-
     checks: tuple[Check, ...]
     ms: float
     mismatches: int
@@ -283,9 +260,9 @@ def parse_result(text: str) -> TestResult:
                 end, index = int(words[1]), index + 1
             else:
                 raise ResultError(f"line {index + 1} is not part of the format: {lines[index][:80]!r}")
-    except (ValueError, IndexError) as exc:
-        if isinstance(exc, ResultError):
-            raise
+    except ResultError:
+        raise
+    except (ValueError, IndexError):
         raise ResultError(f"line {index + 1} is malformed") from None
     if end is None or ms is None:
         raise ResultError("it is incomplete: the test did not reach its end")
@@ -325,11 +302,9 @@ def judge_result(result: TestResult) -> str | None:
 
 def same_expectations(candidate: TestResult, reference: TestResult) -> str | None:
     """The expected values are the CPU reference's, the same in every run: a difference is tampering."""
-    theirs = [(c.name, c.count, [(a, w) for a, _, w in c.samples]) for c in candidate.checks]
-    ours = [(c.name, c.count, [(a, w) for a, _, w in c.samples]) for c in reference.checks]
-    if theirs != ours:
-        return "the test's expected values differ from the reference run's"
-    return None
+    theirs, ours = ([(c.name, c.count, [(a, w) for a, _, w in c.samples]) for c in r.checks]
+                    for r in (candidate, reference))
+    return None if theirs == ours else "the test's expected values differ from the reference run's"
 
 
 class ResultReader:
@@ -346,24 +321,21 @@ class ResultReader:
     def read(self) -> Reading:
         try:
             got = read_untrusted(self.workspace, RESULT_FILE, RESULT_CAP)
-        except FileNotFoundError:
-            return _unverified("no_result", f"the test exited 0 without writing {RESULT_FILE}: what it printed "
-                                "is not a verdict")
-        except (OSError, UntrustedFileError) as exc:
-            return _unverified("bad_result", f"{RESULT_FILE}: {exc}")
-        if got.truncated:
-            return _unverified("bad_result", f"{RESULT_FILE} is over {RESULT_CAP} bytes")
-        try:
+            if got.truncated:
+                return _wrong("bad_result", f"{RESULT_FILE} is over {RESULT_CAP} bytes")
             result = parse_result(got.text)
-        except ResultError as exc:
-            return _unverified("bad_result", f"{RESULT_FILE}: {exc}")
+        except FileNotFoundError:
+            return _wrong("no_result", f"the test exited 0 without writing {RESULT_FILE}: what it printed "
+                          "is not a verdict")
+        except (OSError, UntrustedFileError, ResultError) as exc:
+            return _wrong("bad_result", f"{RESULT_FILE}: {exc}")
         reason = judge_result(result)
         if reason is not None:
-            return Reading(Classification(Stage.RUN, CudaCategory.FUNCTIONAL_CORRECTNESS, "result_check", reason))
+            return _wrong("result_check", reason)
         self.last = result
         return Reading(None, result.ms)
 
 
-def _unverified(rule: str, evidence: str) -> Reading:
-    """No verified result from a run that exited 0: a wrong answer, whatever the test printed."""
+def _wrong(rule: str, evidence: str) -> Reading:
+    """A run that exited 0 without a verified right result: a wrong answer, whatever the test printed."""
     return Reading(Classification(Stage.RUN, CudaCategory.FUNCTIONAL_CORRECTNESS, rule, evidence))

@@ -1,13 +1,9 @@
 """The CUDA debugging taxonomy: one build or run log in, one of eight categories out.
 
-Deterministic and line based: each stage has an ordered rule list; the first rule that
-matches a line decides that line's category. One category over all lines decides the
-stage; two different ones make it `unclassified`; no match falls back to the exit status.
-Timeouts come from the step's deadline or the runtime's own watchdog message only: a
-log line that merely says "killed" or "timeout" never makes one.
-
-Stdlib only (plus the verdict enums), so the GPU validation script can load it without
-the harness's dependencies.
+Per line, the first matching rule of the stage decides; one category over all lines decides the step, two make
+it `unclassified`, none falls back to the exit status. Timeouts come only from the step's deadline or the
+runtime's watchdog message, never from a line that says "killed" or "timeout". Stdlib only (plus the verdict
+enums): the GPU validation script loads it without the harness's dependencies.
 """
 
 from __future__ import annotations
@@ -42,8 +38,6 @@ class Stage(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StepLog:
-    """What the classifier reads from one step: its output and how it ended."""
-
     stage: Stage
     text: str
     returncode: int | None
@@ -63,8 +57,6 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Classification:
-    """The category of one step and the line that decided it."""
-
     stage: Stage
     category: CudaCategory
     rule: str
@@ -74,7 +66,6 @@ class Classification:
 
     @property
     def harness_category(self) -> Category:
-        """The harness-wide category (DESIGN §8) this CUDA category counts as."""
         if self.category is CudaCategory.UNCLASSIFIED:
             return Category.COMPILE_FAIL if self.stage is Stage.BUILD else Category.RUNTIME_CRASH
         table = _BUILD_CATEGORIES if self.stage is Stage.BUILD else _RUN_CATEGORIES
@@ -82,8 +73,7 @@ class Classification:
 
     def to_json(self) -> dict[str, object]:
         return {"stage": self.stage.value, "category": self.category.value, "rule": self.rule,
-                "evidence": self.evidence, "matched": list(self.matched),
-                "harness_fault": self.harness_fault}
+                "evidence": self.evidence, "matched": list(self.matched), "harness_fault": self.harness_fault}
 
 
 C = CudaCategory
@@ -107,11 +97,8 @@ BUCKET_CATEGORIES: dict[str, frozenset[CudaCategory]] = {
     "perf_broken": frozenset({C.PASSED}),
 }
 BUCKET_HARNESS_CATEGORY: dict[str, Category] = {
-    "compile_error": Category.COMPILE_FAIL,
-    "logic_error": Category.TEST_FAIL,
-    "memory_crash": Category.RUNTIME_CRASH,
-    "timeout": Category.TIMEOUT,
-    "perf_broken": Category.PERF_FAIL,
+    "compile_error": Category.COMPILE_FAIL, "logic_error": Category.TEST_FAIL,
+    "memory_crash": Category.RUNTIME_CRASH, "timeout": Category.TIMEOUT, "perf_broken": Category.PERF_FAIL,
 }
 
 
@@ -251,11 +238,8 @@ def classify(log: StepLog, target: str | None = None) -> Classification:
 
 
 def _located_category(rule: Rule, match: re.Match[str], target: str | None) -> CudaCategory:
-    """Integration, not the rule's category, when the harness cannot see or compile with the candidate.
-
-    A compiler error inside another workspace file (the test harness) and a missing
-    candidate file are integration failures; errors in system headers stay buildability.
-    """
+    """Integration when the harness cannot see or compile with the candidate: a compiler error inside another
+    workspace file (the test harness) or a missing candidate file; errors in system headers keep the rule's."""
     if target is None:
         return rule.category
     own = target.rsplit("/", 1)[-1]

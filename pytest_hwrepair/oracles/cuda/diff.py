@@ -1,15 +1,12 @@
 """The `cuda-diff` strong oracle: the candidate against the reference at generated sizes and seeds.
 
-The harness (`oracles/cuda/hwrepair_check.cuh`, included by every task's `test_main.cu`) reads two
-variables: `HWR_SHAPE=N` replaces every `HWR_SIZE(gpu, small)` of the task by a generated size
-(N = 1: the small size; N >= 2: drawn from [small/2, 3*small/2] and odd, so never a multiple of a
-block size) and `HWR_SEED=N` mixes N into every input generator's seed. Configuration N runs the
-built test as `HWR_SHAPE=N HWR_SEED=N <run>` for N = 1..`runs`; each run is judged by the harness's
-own check against its CPU reference (the task's tolerance) with the suite oracle's classifier. The
-reference solution runs the same configurations first (once per reference, GPU and command set,
-cached): a configuration the reference fails is a broken case, an ERROR, never the candidate's fault.
-Where `compute-sanitizer` is installed, configuration 1 also runs under its memcheck tool; a report
-fails the candidate. Without a CUDA device the check is skipped with the reason: no strong verdict.
+The harness (`oracles/cuda/hwrepair_check.cuh`, included by every task's `test_main.cu`) reads `HWR_SHAPE=N`,
+which replaces every `HWR_SIZE(gpu, small)` by a generated size (N = 1: the small size; N >= 2: drawn from
+[small/2, 3*small/2] and odd, so never a multiple of a block size), and `HWR_SEED=N`, mixed into every input
+generator's seed. Configuration N runs `HWR_SHAPE=N HWR_SEED=N <run>` for N = 1..`runs`, judged by the
+harness's check and the suite oracle's classifier. The reference runs the same configurations first (cached):
+one it fails is a broken case, an ERROR. Where `compute-sanitizer` is installed, configuration 1 also runs
+under memcheck; a report fails the candidate. Without a CUDA device the check is skipped: no strong verdict.
 """
 
 from __future__ import annotations
@@ -26,8 +23,8 @@ from pydantic import Field
 from ...cases.case import Case, StrongSpec
 from ...sandbox.base import Execution, Limits, Sandbox
 from ...verdict import CaseError, Category, Verdict
-from ..base import OracleContext, OracleKind, cached_text, content_hash, locked, populate, scratch_workspace, typed_spec
-from .checks import GpuInfo, device_present, probe_gpu
+from ..base import OracleContext, OracleKind, cached_text, content_hash, locked, populate, scratch_workspace
+from .checks import GpuInfo, cuda_roots, device_present, probe_gpu
 from .classify import CudaCategory, Stage, classify
 from .oracle import CudaSpec, step_log
 
@@ -48,15 +45,9 @@ class CudaDiffTable(StrongSpec):
 
 
 def find_sanitizer() -> str | None:
-    """The compute-sanitizer binary on PATH or under CUDA_HOME / /usr/local/cuda, else None."""
     found = shutil.which("compute-sanitizer")
-    if found:
-        return found
-    for root in filter(None, (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")):
-        path = Path(root) / "bin" / "compute-sanitizer"
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    return None
+    paths = (Path(root) / "bin" / "compute-sanitizer" for root in cuda_roots())
+    return found or next((str(p) for p in paths if p.is_file() and os.access(p, os.X_OK)), None)
 
 
 @dataclass(frozen=True)
@@ -68,36 +59,27 @@ class Device:
     sanitizer: Callable[[], str | None] = find_sanitizer
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
-    """One strong-oracle run of the test: a generated shape and seed."""
-
-    number: int
-
-    @property
-    def label(self) -> str:
-        return f"configuration {self.number} (HWR_SHAPE={self.number} HWR_SEED={self.number})"
-
-    def command(self, run: str) -> str:
-        return f"HWR_SHAPE={self.number} HWR_SEED={self.number} {run}"
+def _label(config: int) -> str:
+    return f"configuration {config} (HWR_SHAPE={config} HWR_SEED={config})"
 
 
 @dataclass(frozen=True, slots=True)
 class CudaDiffSpec:
-    """The checked `[strong_oracle]` of a cuda case."""
-
     build: str
     run: str
-    configs: tuple[Config, ...]
+    runs: int
     sanitizer: bool
     timeout: float
     min_sm: int | None
     target: str
 
+    def command(self, config: int, run: str | None = None) -> str:
+        """Configuration `config` (a generated shape and seed) of the run, or of `run`."""
+        return f"HWR_SHAPE={config} HWR_SEED={config} {run or self.run}"
+
     def sanitized(self, tool: str) -> str:
         """Configuration 1 under the memcheck tool: a report exits with SANITIZER_EXIT."""
-        return self.configs[0].command(f"{tool} --tool memcheck --error-exitcode {SANITIZER_EXIT} "
-                                       f"--print-limit 5 {self.run}")
+        return self.command(1, f"{tool} --tool memcheck --error-exitcode {SANITIZER_EXIT} --print-limit 5 {self.run}")
 
 
 def parse_spec(case: Case) -> CudaDiffSpec:
@@ -105,12 +87,11 @@ def parse_spec(case: Case) -> CudaDiffSpec:
     strong = case.model.strong_oracle
     if not isinstance(strong, CudaDiffTable):
         raise CaseError(f"{case.path}: strong_oracle.kind: the cuda-diff oracle needs kind = {KIND!r}")
-    if not isinstance(case.oracle, CudaSpec):
+    suite = case.oracle
+    if not isinstance(suite, CudaSpec):
         raise CaseError(f"{case.path}: oracle.kind: cuda-diff needs the cuda suite oracle (kind = \"cuda\")")
-    suite = typed_spec(case.oracle, CudaSpec)
-    return CudaDiffSpec(build=strong.build or suite.build, run=strong.run or suite.run,
-                        configs=tuple(Config(n) for n in range(1, strong.runs + 1)), sanitizer=strong.sanitizer,
-                        timeout=strong.timeout, min_sm=suite.min_sm, target=case.target)
+    return CudaDiffSpec(build=strong.build or suite.build, run=strong.run or suite.run, runs=strong.runs,
+                        sanitizer=strong.sanitizer, timeout=strong.timeout, min_sm=suite.min_sm, target=case.target)
 
 
 class CudaDiffOracle:
@@ -140,22 +121,23 @@ class CudaDiffOracle:
         if found.category is not CudaCategory.PASSED:
             return Verdict.fail(Category.COMPILE_FAIL, f"cuda-diff build failed: {found.evidence}",
                                 log_tail=build.tail(), durations=durations)
-        for config in self.spec.configs:
-            ex = self.step(sandbox, workspace, config.command(self.spec.run), Stage.RUN)
+        for config in range(1, self.spec.runs + 1):
+            ex = self.step(sandbox, workspace, self.spec.command(config), Stage.RUN)
             durations["run"] += ex.duration
             failure = run_failure(ex, self.spec.target)
             if failure is not None:
-                return _named(failure, config.label, durations)
+                return replace(failure, summary=f"{_label(config)}: {failure.summary}", durations=durations,
+                               metrics={**failure.metrics, "failed_config": _label(config)})
         if tool is not None:
             ex = self.step(sandbox, workspace, self.spec.sanitized(tool), Stage.RUN)
             durations["run"] += ex.duration
             report = sanitizer_report(ex)
             if report is not None:
-                return Verdict.fail(Category.TEST_FAIL, f"compute-sanitizer memcheck, {self.spec.configs[0].label}: "
+                return Verdict.fail(Category.TEST_FAIL, f"compute-sanitizer memcheck, {_label(1)}: "
                                     f"{report}", log_tail=ex.tail(), durations=durations)
         said = "memcheck clean" if tool else "compute-sanitizer not found: memcheck not run"
-        return Verdict.ok(f"passes the harness checks at {len(self.spec.configs)} generated sizes and seeds; {said}",
-                          metrics={"strong_runs": len(self.spec.configs), "memcheck": tool is not None},
+        return Verdict.ok(f"passes the harness checks at {self.spec.runs} generated sizes and seeds; {said}",
+                          metrics={"strong_runs": self.spec.runs, "memcheck": tool is not None},
                           durations=durations)
 
     def step(self, sandbox: Sandbox, workspace: Path, argv: str, stage: Stage) -> Execution:
@@ -164,10 +146,9 @@ class CudaDiffOracle:
 
     def golden_problem(self, sandbox: Sandbox, gpu: GpuInfo, tool: str | None) -> str | None:
         """Why the reference fails a configuration ('' cached as success), once per reference, GPU and commands."""
-        files = self.case.model.sources + self.case.oracle.assets
+        files = [f"{n}\0{self.case.files.get(n, '')}" for n in self.case.model.sources + self.case.oracle.assets]
         key = content_hash(KIND, self.case.digest, gpu.name, str(gpu.sm), gpu.cuda, self.spec.build, self.spec.run,
-                           str(len(self.spec.configs)), tool or "", *[f"{n}\0{self.case.files.get(n, '')}"
-                                                                      for n in files])
+                           str(self.spec.runs), tool or "", *files)
 
         def produce() -> str:
             with scratch_workspace("hwrepair-cuda-diff-ref-") as ws:
@@ -201,11 +182,6 @@ def sanitizer_report(ex: Execution) -> str | None:
         return f"errors reported (exit {ex.returncode})"
     failure = run_failure(ex, "")
     return None if failure is None else f"the run under the sanitizer failed: {failure.summary}"
-
-
-def _named(failure: Verdict, label: str, durations: dict[str, float]) -> Verdict:
-    return Verdict(failure.outcome, failure.category, f"{label}: {failure.summary}", failure.log_tail,
-                   {**failure.metrics, "failed_config": label}, durations)
 
 
 CUDA_DIFF = OracleKind(KIND, ("cuda",), CudaDiffOracle, suite=False, strong=True, strong_spec=CudaDiffTable,

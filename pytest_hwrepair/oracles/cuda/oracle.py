@@ -1,11 +1,10 @@
 """The `cuda` oracle: anti-cheat, nvcc build, one process per run, taxonomy, perf gate.
 
-Without a CUDA device the build stage is still judged; the runtime stage is skipped with
-a reason, never failed. A failed build (or a test step missing a Python module) is the
-candidate's only when the reference gets through that step here: otherwise the machine lacks
-what the task needs, and the item is a skip (a missing dependency) or a harness error.
-With a device, every GPU step holds a per-GPU lock so parallel workers do not disturb each
-other's timings; reference timings are cached per GPU, SM, CUDA release and reference hash.
+Without a CUDA device the build stage is still judged and the runtime stage skipped, never failed. A failed
+build (or a test step missing a Python module) is the candidate's only when the reference gets through that step
+here; otherwise the item is a skip (a missing dependency) or a harness error. With a device, every GPU step holds
+a per-GPU lock so parallel workers do not disturb each other's timings; reference timings are cached per GPU,
+SM, CUDA release and reference hash.
 """
 
 from __future__ import annotations
@@ -98,7 +97,6 @@ class CudaSpec(OracleSpec):
 
 
 def step_log(stage: Stage, ex: Execution) -> StepLog:
-    """A sandbox execution as the classifier reads it."""
     text = "\n".join(part for part in (ex.stdout, ex.stderr) if part)
     sig = ex.signal if ex.signal is not None else signal_of(ex.returncode)
     return StepLog(stage, text, ex.returncode, ex.timed_out, sig)
@@ -186,12 +184,10 @@ class CudaOracle:
             return None
         if found.rule == "nvcc_missing":
             return Verdict.skip("nvcc not found: the cuda build stage cannot run here")
-        blocked = self.reference_blocked(sandbox, Stage.BUILD)
-        return blocked if blocked is not None else self.rejection(found, build.tail())
+        return self.reference_blocked(sandbox, Stage.BUILD) or self.rejection(found, build.tail())
 
     def reference_blocked(self, sandbox: Sandbox, stage: Stage) -> Verdict | None:
-        """When the reference fails `stage` here too, what replaces the candidate's verdict: a skip for a
-        dependency this machine lacks, a harness error otherwise. None when the reference gets through."""
+        """When the reference fails `stage` here too, a skip (a missing dependency) or a harness error."""
         failure = self.reference_failure(sandbox, stage)
         if failure is None:
             return None
@@ -204,7 +200,7 @@ class CudaOracle:
         return Verdict.error(f"environment, not the candidate: {said}", log_tail=tail, metrics=metrics)
 
     def reference_passed(self, stage: Stage) -> Path:
-        """The marker saying the reference got through `stage` here."""
+        """The marker file saying the reference got through `stage` here."""
         key = content_hash("cuda-reference-steps", stage.value, self.reference_hash())
         path = self.ctx.cache_dir / "cuda" / f"{key}.passed"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -281,8 +277,8 @@ class CudaOracle:
             extra = {"failed_run": result.failed_run} if result.failed_run else {}
             return self.rejection(found, executions[-1].tail(), extra).with_durations(seconds)
         if result.timing is None:
-            return (Verdict.ok("test passed (the task declares no timing)", metrics={
-                "cuda_category": CudaCategory.PASSED.value, "speedup": None})).with_durations(seconds)
+            return Verdict.ok("test passed (the task declares no timing)", durations=seconds,
+                              metrics={"cuda_category": CudaCategory.PASSED.value, "speedup": None})
         try:
             reference, expected = self.reference_timing(sandbox, gpu)
         except RuntimeError as exc:
@@ -316,9 +312,8 @@ class CudaOracle:
         return TimingStats.from_json(data), parse_result(data["result"])
 
     def reference_hash(self) -> str:
-        files = self.case.model.sources + self.case.oracle.assets
-        parts = [f"{name}\0{self.case.files.get(name, '')}" for name in files]
-        return content_hash(self.spec.build, self.spec.run, self.spec.timing or "", *parts)
+        files = [f"{n}\0{self.case.files.get(n, '')}" for n in self.case.model.sources + self.case.oracle.assets]
+        return content_hash(self.spec.build, self.spec.run, self.spec.timing or "", *files)
 
     def _time_reference(self, sandbox: Sandbox) -> str:
         with scratch_workspace("hwrepair-cuda-ref-") as ws:

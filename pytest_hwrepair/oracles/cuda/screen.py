@@ -1,14 +1,11 @@
 """CUDA anti-cheat on what the compiler sees: the candidate's tokens after preprocessing.
 
-A regex over the raw file is easy to fool: raw strings hide a comment opener from a naive comment
-stripper, token pasting and macro-built `#include`s assemble a blocked name the file never spells,
-`%:include` is an `#include`, and a required `__global__` can sit in a string literal. So the screen
-runs the real preprocessor (the build's own flags, host and device passes, inside the sandbox),
-keeps the lines that come from the candidate's file, removes every string and character literal
-(raw strings too) and checks the task's rules and the harness's own on what is left. Every include
-the candidate asks for is checked by the file it resolved to.
-
-Stdlib only: the GPU validation script runs the same code as the oracle.
+A regex over the raw file is easy to fool: raw strings hide a comment opener from a naive comment stripper,
+token pasting and macro-built `#include`s assemble a blocked name the file never spells, `%:include` is an
+`#include`, and a required `__global__` can sit in a string literal. So the screen runs the real preprocessor
+(the build's own flags, host and device passes, in the sandbox), keeps the candidate's lines, empties every
+string and character literal (raw strings too) and checks the task's rules and the harness's own on the rest.
+Every include the candidate asks for is checked by the file it resolved to. Stdlib only.
 """
 
 from __future__ import annotations
@@ -44,6 +41,7 @@ _TOKEN = re.compile(
     r"|(?P<open_comment>/\*)",
     re.DOTALL)
 _MARKER = re.compile(r'^#\s*(\d+)\s+"((?:\\.|[^"\\])*)"((?:\s+\d)*)\s*$')
+_EMPTIED: dict[str | None, str] = {"string": '""', "char": "''"}
 
 
 def splice(source: str) -> str:
@@ -79,20 +77,10 @@ def clean(source: str) -> str:
         if kind == "open_comment":  # an unterminated /* runs to the end of the file
             parts.append("\n" * source.count("\n", m.start()))
             break
-        if kind == "comment":
-            parts.append(" " + "\n" * text.count("\n"))
-        elif kind == "string":
-            parts.append('""')
-        elif kind == "char":
-            parts.append("''")
-        else:
-            parts.append(text)
+        parts.append(" " + "\n" * text.count("\n") if kind == "comment" else _EMPTIED.get(kind, text))
         pos = m.end()
-    return _digraphs("".join(parts))
-
-
-def _digraphs(text: str) -> str:
-    return text.replace("%:%:", "##").replace("%:", "#").replace("<%", "{").replace("%>", "}")
+    # Digraphs as the tokens they spell.
+    return "".join(parts).replace("%:%:", "##").replace("%:", "#").replace("<%", "{").replace("%>", "}")
 
 
 def directive_violation(source: str) -> str | None:
@@ -106,8 +94,6 @@ def directive_violation(source: str) -> str | None:
 
 @dataclass
 class Preprocessed:
-    """What came from the candidate's file in a preprocessor's output, and what it included."""
-
     text: str
     includes: list[str]
 
@@ -133,10 +119,8 @@ def candidate_part(output: str, target: str) -> Preprocessed:
                 stack.pop()
             if not stack:
                 stack.append(name)
-        elif stack:
-            stack[-1] = name
         else:
-            stack.append(name)
+            stack[-1:] = [name]  # the current file renamed, or the first one
     return Preprocessed("\n".join(lines), includes)
 
 
@@ -174,10 +158,8 @@ def screen_preprocessed(part: Preprocessed, blocked: list[str], workspace_files:
         base = os.path.basename(name)
         if base in workspace_files or name.startswith("/sandbox/"):
             return f"anti-cheat ({stage}): includes the workspace file {base}"
-        line = f"#include <{base}>"
-        for pattern in blocked:
-            if re.search(pattern, line):
-                return f"anti-cheat ({stage}): includes {base}, which the task does not allow"
+        if any(re.search(pattern, f"#include <{base}>") for pattern in blocked):
+            return f"anti-cheat ({stage}): includes {base}, which the task does not allow"
     for pattern in blocked:
         m = re.search(pattern, code, re.MULTILINE)
         if m is not None:
@@ -241,8 +223,5 @@ def preprocess_commands(build: str, target: str) -> list[tuple[str, str]]:
 
 
 def _arch(flags: list[str]) -> str:
-    for flag in flags:
-        m = re.search(r"(?:sm|compute)_(\d+)", flag)
-        if m is not None:
-            return f"{m.group(1)}0"
-    return "800"
+    found = re.search(r"(?:sm|compute)_(\d+)", " ".join(flags))
+    return f"{found.group(1)}0" if found else "800"

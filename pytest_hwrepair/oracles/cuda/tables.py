@@ -11,8 +11,7 @@ COLUMNS = ("judged", "built", "compile_fail", "runtime_judged", "runtime_skipped
 
 
 def count_build(row: dict[str, int], v: Mapping[str, Any]) -> None:
-    """Count one final cuda record (its view: `bugstats.view_of`) into its group's row by how far its
-    candidate got."""
+    """Count one final cuda record (its view: `bugstats.view_of`) into its group's row by how far its candidate got."""
     metrics, outcome, category = v["metrics"], v["outcome"], v["category"]
     if metrics.get("not_judged"):
         row["not_judged"] += 1  # skipped before the fixer was called: no device for its runtime stage

@@ -1,23 +1,19 @@
 """Builds not run again: a candidate's whole build within a process, and objects of unchanged C files across runs.
 
-Whole builds: the hls-diff strong oracle builds a candidate with the suite oracle's command, from the same
-files, moments after the suite oracle did (its build and run share one closed step, the built workspace copied
-back apart: a batch's snapshot, sandbox/base.py). A build that succeeded is kept, the workspace after it and its
-Execution, keyed by the content hash of everything the workspace held before it (every path, mode and byte),
-the command, the limits and the sandbox; a later build of that key, whose deadline the kept one met, gets that
-workspace back instead of compiling again. The copies live in a 0700 scratch directory of this process that no
-step sees, a few at most (the oldest goes first); a workspace holding anything but directories and regular
-files is never keyed.
+Whole builds: the hls-diff strong oracle builds a candidate with the suite oracle's command, from the same files,
+moments after the suite oracle did (whose build is copied back apart: a batch's snapshot, sandbox/base.py). A
+successful build is kept, its Execution and the workspace after it, keyed by the content hash of everything the
+workspace held before it (paths, modes, bytes), the command, the limits and the sandbox; a later build of that
+key, whose deadline the kept one met, gets that workspace back. A few copies at most, in a 0700 scratch directory
+no step sees; a workspace holding anything but directories and regular files is never keyed.
 
-Objects: a build that is one plain gcc command (`gcc FLAGS a.c tb.c -o prog -lm`: no shell syntax, only flags
-known here) links an object of each C file the workspace holds exactly as the case has it (the target is always
-compiled afresh): `gcc FLAGS a.c hwrepair_obj_1_tb.o -o prog -lm`, the program gcc would have built. An object
-is keyed by the compiler (its path, size, time and version), the compile flags, the file's name, the bytes of
-every workspace file except the C files compiled afresh, and the names of all of them. It is compiled in a
-closed step of its own, in a copy of the workspace made before anything of the candidate ran, with `-MMD`: an
-object whose dependencies name a file compiled afresh, a file outside the workspace or anything unreadable is
-never kept, and the build is left as it was. Objects are kept under the cache directory (0700), which no step
-sees. Only the local sandbox's builds link them: its steps run the host's compiler, the one the key names.
+Objects: a build that is one plain gcc command (`gcc FLAGS a.c tb.c -o prog -lm`, only flags known here) links
+an object of each C file the workspace holds exactly as the case has it (never the target): `gcc FLAGS a.c
+hwrepair_obj_1_tb.o -o prog -lm`. An object is keyed by the compiler (path, size, time, version), the flags, the
+file's name and the bytes of every workspace file but those compiled afresh. It is compiled in a closed step in
+a copy of the workspace made before anything of the candidate ran, with `-MMD`: one whose dependencies name a
+file compiled afresh, outside the workspace or unreadable is never kept. Objects live under the cache directory
+(0700). Only the local sandbox links them (its steps run the host's compiler, the one the key names);
 `--hwrepair-no-object-reuse` turns this off.
 """
 
@@ -61,14 +57,12 @@ _REFUSED: set[str] = set()
 
 @dataclass(frozen=True, slots=True)
 class Built:
-    """A build's outcome: its Execution, and whether it was reused rather than run."""
-
     ex: Execution
     reused: bool = False
 
 
 class BuildCache:
-    """The last few successful builds of this process (see the module's text)."""
+    """The last few successful builds of this process."""
 
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
@@ -135,7 +129,7 @@ class BuildCache:
 
 
 def workspace_key(workspace: Path, *parts: str, unread: frozenset[str] = frozenset()) -> str | None:
-    """The content hash of a workspace (paths, modes, bytes) and `parts`; None if it holds anything else. The
+    """The content hash of a workspace (paths, modes, bytes) and `parts`, None if it holds anything else; the
     files named in `unread` count by path and mode only."""
     items: list[str | bytes] = list(parts)
     total = 0
@@ -177,8 +171,6 @@ BUILDS = BuildCache()
 
 @dataclass(frozen=True, slots=True)
 class GccBuild:
-    """A build that is one gcc command: its words, its C files, its compile flags."""
-
     words: tuple[str, ...]
     sources: tuple[str, ...]
     flags: tuple[str, ...]
@@ -187,9 +179,6 @@ class GccBuild:
     def compiler(self) -> str:
         return self.words[0]
 
-    def linking(self, objects: dict[str, str]) -> str:
-        """The build with each C file in `objects` replaced by its object's name."""
-        return " ".join(objects.get(word, word) for word in self.words)
 
 
 def parse_build(build: str) -> GccBuild | None:
@@ -218,8 +207,8 @@ def parse_build(build: str) -> GccBuild | None:
 
 def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Path, build: str, *,
                  timeout: float, limits: Limits) -> str:
-    """The build to run in `workspace`: with objects of the case's unchanged C files laid out there and linked,
-    or `build` itself where that cannot be done soundly (see the module's text)."""
+    """The build to run in `workspace`: linking objects of the case's unchanged C files, laid out there, or
+    `build` itself where that cannot be done soundly."""
     parsed = parse_build(build)
     if parsed is None or not ctx.options.reuse_objects or type(sandbox) is not LocalSandbox:
         return build
@@ -229,21 +218,15 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
         return build
     fresh = set(parsed.sources) - set(reusable)
     base = workspace_key(workspace, unread=frozenset(fresh))
-    if base is None:
-        return build
     names = {source: f"{PREFIX}{number}_{Path(source).stem}.o" for number, source in enumerate(reusable, 1)}
-    if any(os.path.lexists(workspace / name) for name in names.values()):
+    if base is None or any(os.path.lexists(workspace / name) for name in names.values()):
         return build
     folder = ctx.cache_dir / "objects"
-    objects: dict[str, bytes] = {}
-    pending: list[tuple[str, Path]] = []
-    for source in reusable:
-        path = folder / f"{content_hash('object', identity, *parsed.flags, source, base)}.o"
-        data = _read_regular(path, MAX_OBJECT)
-        if data is None:
-            pending.append((source, path))
-        else:
-            objects[source] = data
+    paths = {source: folder / f"{content_hash('object', identity, *parsed.flags, source, base)}.o"
+             for source in reusable}
+    objects = {source: data for source, path in paths.items()
+               if (data := _read_regular(path, MAX_OBJECT)) is not None}
+    pending = [(source, path) for source, path in paths.items() if source not in objects]
     if pending:
         refused = content_hash(*(str(path) for _, path in pending))
         if refused in _REFUSED:
@@ -256,10 +239,12 @@ def linked_build(case: Case, ctx: OracleContext, sandbox: Sandbox, workspace: Pa
         folder.chmod(0o700)
         for source, path in pending:
             objects[source] = made[source]
-            _store(path, made[source])
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # written whole, then renamed
+            tmp.write_bytes(made[source])
+            os.replace(tmp, path)
     for source, name in names.items():
         (workspace / name).write_bytes(objects[source])
-    return parsed.linking(names)
+    return " ".join(names.get(word, word) for word in parsed.words)
 
 
 @functools.cache
@@ -288,17 +273,8 @@ def _unchanged(case: Case, workspace: Path, parsed: GccBuild) -> list[str]:
     own: dict[str, bytes] = {name: case.files[name].encode() for name in case.model.sources}
     for asset in case.oracle.assets:
         own.setdefault(Path(asset).name, resolve_asset(case, asset).read_bytes())
-    found = []
-    for source in parsed.sources:
-        if source == case.target or source not in own:
-            continue
-        try:
-            info = os.lstat(workspace / source)
-            if stat.S_ISREG(info.st_mode) and (workspace / source).read_bytes() == own[source]:
-                found.append(source)
-        except OSError:
-            continue
-    return found
+    return [source for source in parsed.sources if source != case.target and source in own
+            and _read_regular(workspace / source, len(own[source])) == own[source]]
 
 
 def _compile(workspace: Path, sandbox: Sandbox, parsed: GccBuild, sources: list[str], fresh: set[str], *,
@@ -342,8 +318,8 @@ def _deps_allowed(deps: bytes, source: str, fresh: set[str], workspace: Path) ->
 
 
 def _read_regular(path: Path, cap: int) -> bytes | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:  # non-blocking: opening a FIFO must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as fh:
@@ -351,10 +327,3 @@ def _read_regular(path: Path, cap: int) -> bytes | None:
             return None
         data = fh.read(cap + 1)
     return data if len(data) <= cap else None
-
-
-def _store(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-

@@ -1,13 +1,12 @@
 """Steps of an HLS check, the outputs they give, read as untrusted data, and the golden outputs to compare with.
 
-A step is one sandboxed command; a step that names an output keeps it. The golden outputs come from
-running the same steps on the case's own sources in a scratch workspace, cached by content hash
-(case files, oracle assets, the steps) under the oracle context's cache directory, so the candidate
-never sees them and only its own builds and runs cost time.
+The golden outputs come from the same steps run on the case's own sources in a scratch workspace, cached by
+content hash (case files, oracle assets, the steps) in a cache directory the candidate never sees.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -60,8 +59,6 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class StepResult:
-    """A finished step: the execution and, for a step with an output, what it wrote."""
-
     ex: Execution
     output: Output | None
 
@@ -69,16 +66,14 @@ class StepResult:
 def run_steps(workspace: Path, steps: Sequence[Step], sandbox: Sandbox, timeout: float, limits: Limits, *,
               pristine: Path | None = None,
               prepare: Callable[[Path, Step], Step] | None = None) -> Iterator[StepResult]:
-    """Run steps in turn in a workspace, each for at most `timeout`, yielding each one's result; a stale copy
-    of a step's output file is removed before it runs.
+    """Each step's result, the steps run in turn in a workspace, each for at most `timeout` and without a stale
+    copy of its output file.
 
     Consecutive steps under the same limits run as one batch (one closed step where the sandbox can, see
-    sandbox/base.py); a batch ends at its first failing step, and the steps after it never run. The
-    caller stops iterating at a result it rejects (an output that differs): no later batch starts.
-
-    A `fresh` step starts a batch of its own in the workspace restored from `pristine` (a copy of it from
-    before the first step; taken here when not given). `prepare` may rewrite the first step of each batch just
-    before it runs, and lay out in the workspace what the rewritten step needs."""
+    sandbox/base.py), which ends at its first failing step; a caller that stops iterating starts no later
+    batch. A `fresh` step starts a batch in the workspace restored from `pristine` (a copy from before the first
+    step, taken here when not given). `prepare` may rewrite the first step of each batch just before it runs,
+    laying out in the workspace what the rewritten step needs."""
     own = pristine is None and any(step.fresh for step in steps[1:])
     if own:
         pristine = pristine_copy(workspace)
@@ -133,10 +128,8 @@ def _run_group(workspace: Path, group: list[Step], sandbox: Sandbox, timeout: fl
 
 def sanitizer_report(ex: Execution) -> str | None:
     """The first line of a sanitizer report in a run's stderr, else None."""
-    for line in ex.stderr.splitlines():
-        if any(marker in line for marker in SANITIZER_REPORTS):
-            return line.strip()[:200]
-    return None
+    found = (line for line in ex.stderr.splitlines() if any(marker in line for marker in SANITIZER_REPORTS))
+    return next((line.strip()[:200] for line in found), None)
 
 
 def sanitized_build(build: str) -> str | None:
@@ -192,8 +185,6 @@ def _golden_problem(step: Step, result: StepResult) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """The compared output of one run, or why there is none that may be compared."""
-
     text: str = ""
     problem: str | None = None
 
@@ -257,18 +248,11 @@ def _close(a: float, b: float, tol: float, rel: float) -> bool:
 
 
 def _line_of(text: str, token_index: int) -> int:
-    count = 0
-    number = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        count += len(line.split())
-        if count > token_index:
-            return number
-    return number
+    lines = text.splitlines()
+    counts = itertools.accumulate(len(line.split()) for line in lines)
+    return next((number for number, count in enumerate(counts, 1) if count > token_index), len(lines))
 
 
 def _section_of(text: str, line: int) -> str | None:
     """The `@name` header above a line, for outputs written in sections (the mach data format)."""
-    for row in reversed(text.splitlines()[:line]):
-        if row.startswith("@"):
-            return row.split()[0]
-    return None
+    return next((row.split()[0] for row in reversed(text.splitlines()[:line]) if row.startswith("@")), None)

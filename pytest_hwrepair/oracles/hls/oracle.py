@@ -1,20 +1,16 @@
-"""HLS oracles: `exit-code` and `output-diff`, and the `hls-diff` strong oracle; all differential against the golden
-build.
+"""HLS oracles `exit-code`, `output-diff` and the `hls-diff` strong oracle: all differential against the golden build.
 
-The harness decides: the candidate's program only produces output, read as untrusted data (no links,
-regular files only, capped), and compared with the golden output the candidate never sees — the
-case's `expected` file (read from the case, never placed in a workspace) or the output of the case's
-own sources built and run in a scratch workspace, cached by content hash.
+The candidate's program only produces output, read as untrusted data and compared with the golden output the
+candidate never sees: the case's `expected` file (never placed in a workspace) or the output of the case's own
+sources built and run in a scratch workspace (golden.py).
 
-hls-diff: the harness-owned driver takes `--seed N`: no seed (or 0) is the suite's fixed vectors, N >= 1
-generates inputs from N (random and degenerate ones). The candidate is built once and run once per
-seed, each extra build (`variants`, e.g. other dataset sizes) is built and run once, and with
-`sanitize = true` one more build with AddressSanitizer and UBSan runs the fixed vectors. The first output
-that differs from the golden sources' for the same step, crash or sanitizer report fails the candidate; a
-golden step that fails is an ERROR (a broken case). The sanitizer build is trusted only if the candidate can
-neither escape nor detect it, checked on its files as the compiler sees them after preprocessing (so token
-pasting and macros hide nothing): no sanitizer-disabling attribute, feature macro, interface function or
-option hook, and the same preprocessed lines with and without the sanitizer flags.
+hls-diff: the harness-owned driver takes `--seed N`: none (or 0) is the suite's fixed vectors, N >= 1 generates
+inputs from N. The candidate is built once and run once per seed, each `variants` build (e.g. other dataset
+sizes) is built and run, and with `sanitize = true` a build with AddressSanitizer and UBSan runs the fixed
+vectors. The first output that differs from the golden sources', crash or sanitizer report fails the candidate;
+a golden step that fails is an ERROR. The sanitizer build is trusted only if the candidate can neither escape
+nor detect it, checked on its preprocessed files (so macros hide nothing): no sanitizer-disabling attribute,
+feature macro, interface function or option hook, and the same lines with and without the sanitizer flags.
 """
 
 from __future__ import annotations
@@ -133,7 +129,6 @@ class BuildRunOracle:
             return Verdict.error(str(exc))
 
     def _strong_builds_alike(self) -> bool:
-        """Whether the case's hls-diff strong oracle builds with this oracle's build command."""
         strong = self.case.model.strong_oracle
         return strong is not None and strong.kind == KIND and getattr(strong, "build", None) in (
             None, self.spec.build)
@@ -142,7 +137,6 @@ class BuildRunOracle:
         raise NotImplementedError
 
     def reference(self, sandbox: Sandbox) -> str:
-        """The golden output of the run: built from the case's own sources, cached by content hash."""
         build = self.spec.build if self.golden_build is None else self.golden_build
         steps = Step("build", build), Step(RUN, self.spec.run, self.compare)
         return golden_outputs(self.case, self.ctx, sandbox, steps, self.spec.timeout, self.kind)[RUN]
@@ -153,9 +147,8 @@ class BuildRunOracle:
         if got.problem is not None:
             return Verdict.fail(Category.TEST_FAIL, got.problem, log_tail=ex.tail())
         mismatch = compare_outputs(self.reference(sandbox), got.text, self.spec.tolerance, self.spec.rel_tolerance)
-        if mismatch is not None:
-            return Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(), metrics={"mismatch": mismatch})
-        return None
+        return None if mismatch is None else Verdict.fail(Category.TEST_FAIL, mismatch, log_tail=ex.tail(),
+                                                          metrics={"mismatch": mismatch})
 
 
 class ExitCodeOracle(BuildRunOracle):
@@ -207,18 +200,15 @@ def _own_lines(text: str, source: str) -> list[str]:
         marker = _MARKER.match(line)
         if marker:
             mine = marker.group(1) == source
-            continue
-        if mine and line.strip():
+        elif mine and line.strip():
             lines.append(line)
     return lines
 
 
 def escape_problem(workspace: Path, sandbox: Sandbox, build: str, case_sources: list[str], *, timeout: float,
                    limits: Limits) -> str | None:
-    """Why the candidate could escape or detect the sanitizer build (one line), or None.
-
-    Screened: the build's C files among the case's sources (their text is the candidate's). A build that is not
-    one plain compiler command is screened on nothing but the sanitizer's own run."""
+    """Why the candidate could escape or detect the sanitizer build (one line), or None. Screened: the build's C
+    files among the case's sources; a build that is not one plain compiler command is not screened."""
     parsed = parse_build(build)
     sources = [s for s in parsed.sources if s in case_sources] if parsed else []
     if parsed is None or not sources:
@@ -235,10 +225,8 @@ def escape_problem(workspace: Path, sandbox: Sandbox, build: str, case_sources: 
     parts = re.split(rf"^@@{nonce} (\d+|end) ?(plain|sanitized)?$", ex.stdout, flags=re.MULTILINE)
     if not ex.ok or f"@@{nonce} end" not in ex.stdout:
         return None  # it does not preprocess: the builds themselves say why
-    texts: dict[tuple[int, str], str] = {}
-    for index in range(1, len(parts) - 2, 3):
-        if parts[index] != "end" and parts[index + 1]:
-            texts[(int(parts[index]), parts[index + 1])] = parts[index + 2]
+    texts = {(int(parts[i]), parts[i + 1]): parts[i + 2] for i in range(1, len(parts) - 2, 3)
+             if parts[i] != "end" and parts[i + 1]}
     for i, src in enumerate(sources):
         plain, sanitized = (_own_lines(texts.get((i, kind), ""), src) for kind in ("plain", "sanitized"))
         for line in plain + sanitized:
@@ -265,7 +253,6 @@ class HlsDiffTable(StrongSpec):
 
 @dataclass(frozen=True, slots=True)
 class HlsDiffSpec:
-    """The checked `[strong_oracle]` of an hls-diff case."""
 
     seeds: int
     build: str
@@ -388,9 +375,8 @@ class HlsDiffOracle:
             return None
         problem = escape_problem(workspace, sandbox, self.spec.build, self.case.model.sources,
                                  timeout=self.spec.timeout, limits=self.ctx.limits)
-        if problem is None:
-            return None
-        return Verdict.fail(Category.TEST_FAIL, f"sanitizer screen: {problem}", metrics={"screen": "sanitizer"})
+        return None if problem is None else Verdict.fail(Category.TEST_FAIL, f"sanitizer screen: {problem}",
+                                                         metrics={"screen": "sanitizer"})
 
     def _linked(self, workspace: Path, sandbox: Sandbox, step: Step) -> Step:
         """A build step linking objects of the case's unchanged C files (builds.py); other steps as they are."""
@@ -401,12 +387,9 @@ class HlsDiffOracle:
         return replace(step, argv=build)
 
     def _passed(self) -> str:
-        parts = [f"{self.spec.seeds} seeds"]
-        if self.spec.variants:
-            parts.append(f"{len(self.spec.variants)} variants")
-        if self.spec.sanitize:
-            parts.append("the sanitizer build")
-        return "matches the golden build on " + ", ".join(parts)
+        parts = [f"{self.spec.seeds} seeds", f"{len(self.spec.variants)} variants" if self.spec.variants else "",
+                 "the sanitizer build" if self.spec.sanitize else ""]
+        return "matches the golden build on " + ", ".join(filter(None, parts))
 
     def _failure(self, step: Step, result: StepResult, golden: dict[str, str]) -> Verdict | None:
         ex = result.ex
@@ -422,10 +405,9 @@ class HlsDiffOracle:
         if result.output.problem is not None:
             return Verdict.fail(Category.TEST_FAIL, f"{step.label}: {result.output.problem}", log_tail=ex.tail())
         mismatch = compare_outputs(golden[step.label], result.output.text, self.spec.tolerance, self.spec.rel_tolerance)
-        if mismatch is None:
-            return None
-        return Verdict.fail(Category.TEST_FAIL, f"{step.label} (`{step.argv}`): {mismatch}", log_tail=ex.tail(),
-                            metrics={"mismatch": mismatch})
+        return None if mismatch is None else Verdict.fail(
+            Category.TEST_FAIL, f"{step.label} (`{step.argv}`): {mismatch}", log_tail=ex.tail(),
+            metrics={"mismatch": mismatch})
 
 
 def _done(verdict: Verdict, durations: dict[str, float], steps: int, failed_step: str | None) -> Verdict:

@@ -118,7 +118,7 @@ def test_every_cuda_case_has_the_cuda_diff_strong_oracle() -> None:
     for path in paths:
         case = load_case(path, strict=True)
         assert case.model.strong_oracle is not None and case.model.strong_oracle.kind == "cuda-diff", path
-        assert len(parse_spec(case).configs) == 6
+        assert parse_spec(case).runs == 6
 
 
 def test_without_a_device_the_check_is_skipped_with_the_reason_and_decides_nothing(tmp_path: Path) -> None:
