@@ -228,10 +228,8 @@ def decode_line(raw: bytes) -> Any:
 
 def read_records(path: Path,
                  shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Iterator[SampleRecord]:
-    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped.
-
-    `shape` rewrites each decoded record first (the report shares equal values between records).
-    """
+    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped;
+    `shape` rewrites each decoded record first (the report shares equal values between records)."""
     try:
         fh = path.open("rb")
     except FileNotFoundError:
