@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fixers.base import Attempt, Candidate, Fixer, FixerError, FixerTimeout, FixerUnavailable, RepairTask
-from ..oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, make_strong_oracle
+from ..oracles import Oracle, OracleContext, kind_of, make_oracle, make_strong_oracle
 from ..oracles.base import content_hash, locked, populate, remove_tree
 from ..results.artifacts import apply_diff, read_artifact, save_candidate, unified_diff
 from ..results.rundir import RunDir, SampleRecord, now
@@ -226,19 +226,15 @@ class _Trajectory:
         strong_kind = kind_of(self.sample.case.model.strong_oracle.kind)
         if strong_kind is not None and strong_kind.strong_on_pass_only and not verdict.passed:
             return verdict, None
-        kind, strong_verdict = self._strong(files)
-        decided = kind is not None and strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED)
-        strong = kind.decide(strong_verdict) if kind is not None and decided else None
-        return verdict.with_metrics(strong=strong_verdict.to_json()), strong
-
-    def _strong(self, files: dict[str, str]) -> tuple[OracleKind | None, Verdict]:
         try:
             made = make_strong_oracle(self.sample.case, self.harness.oracle_ctx)
         except ValueError as exc:
-            return None, Verdict.error(str(exc))
+            return verdict.with_metrics(strong=Verdict.error(str(exc)).to_json()), None
         assert made is not None
-        kind, strong = made
-        return kind, self._in_workspace("hwrepair-strong-", files, lambda ws: strong.check(ws, self.sandbox))
+        kind, oracle = made
+        strong_verdict = self._in_workspace("hwrepair-strong-", files, lambda ws: oracle.check(ws, self.sandbox))
+        decided = strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED)
+        return verdict.with_metrics(strong=strong_verdict.to_json()), kind.decide(strong_verdict) if decided else None
 
     def _in_workspace(self, prefix: str, files: dict[str, str], check: Callable[[Path], Verdict]) -> Verdict:
         ws = scratch.make(prefix)  # swept at a later start if this process is killed
