@@ -185,10 +185,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if SAMPLE_KEY in item.stash and item.get_closest_marker("timeout") is None:
                 seconds = _backstop(run, item.stash[SAMPLE_KEY])
-                mark = marks.get(seconds)
-                if mark is None:
-                    mark = marks[seconds] = pytest.mark.timeout(seconds, method="signal")
-                item.add_marker(mark)
+                if seconds not in marks:
+                    marks[seconds] = pytest.mark.timeout(seconds, method="signal")
+                item.add_marker(marks[seconds])
 
 
 def _shard_of(nodeid: str, count: int) -> int:
