@@ -147,10 +147,9 @@ def _validate(ns: argparse.Namespace) -> int:
     from .settings import Settings
     from .strength.selfcheck import report_lines, validate
 
-    settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
+    settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": ns.jobs,
                                       "cache_dir": ns.cache_dir, "simulator": ns.simulator, "gpu": ns.gpu,
-                                      "timing_runs": str(ns.timing_runs),
-                                      "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
+                                      "timing_runs": ns.timing_runs, "perf_gate": ns.perf_gate}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     if ns.mutants is not None:
         from .strength.mutants import run_mutants

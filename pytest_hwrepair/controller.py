@@ -130,7 +130,6 @@ def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> lis
 
 def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[str, Any]:
     n = len(trajs)
-    first_pass = [t for t in trajs if t[0].outcome == Outcome.PASSED]
     first_fail = [t for t in trajs if t[0].outcome != Outcome.PASSED]
 
     def solved_within(t: list[SampleRecord], k: int) -> bool:
@@ -148,7 +147,7 @@ def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[
             transitions[a.category][b.category] += 1
     return {
         "trajectories": n,
-        "pass@1": _round(len(first_pass) / n) if n else None,
+        "pass@1": _round((n - len(first_fail)) / n) if n else None,
         "pass_within": {str(k): _round(sum(solved_within(t, k) for t in trajs) / n) if n else None for k in ks},
         "debug_rate": {str(k): _round(sum(solved_within(t, k) for t in first_fail) / len(first_fail))
                        if first_fail else None for k in ks},

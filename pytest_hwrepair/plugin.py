@@ -56,16 +56,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for f in dataclasses.fields(Settings):
         meta = f.metadata
         help_text = meta["help"].replace("%", "%%")  # argparse formats help strings
-        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": help_text, "default": None}
-        if meta.get("multi"):
+        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": help_text, "default": None,
+                                  **{name: meta[name] for name in ("metavar", "choices") if meta[name]}}
+        if meta["multi"]:
             kwargs["action"] = "append"
         elif str(f.type).startswith("bool"):
-            kwargs["action"] = "store_const"
-            kwargs["const"] = True
-        if meta.get("metavar"):
-            kwargs["metavar"] = meta["metavar"]
-        if meta.get("choices"):
-            kwargs["choices"] = meta["choices"]
+            kwargs.update(action="store_const", const=True)
         group.addoption(flag_of(f), *([meta["alias"]] if meta.get("alias") else []), **kwargs)
         ini_type: Literal["linelist", "string"] = "linelist" if meta.get("multi") else "string"
         parser.addini(f"hwrepair_{f.name}", meta["help"], type=ini_type, default=[] if meta.get("multi") else None)

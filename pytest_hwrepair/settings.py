@@ -180,6 +180,8 @@ _BOUNDS = (
     (("history",), operator.ge, 0, "must be 0 or more"),
 )
 
+_BOOLS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
 
 def kebab(name: str) -> str:
     return name.replace("_", "-")
@@ -210,18 +212,12 @@ def _convert(f: dataclasses.Field[Any], value: Any, where: str) -> Any:
         if kind.startswith("list[int]"):
             return [int(part) for part in text.replace(" ", "").split(",") if part]
         if kind.startswith("bool"):
-            if isinstance(value, bool):
-                return value
-            if text.lower() in ("1", "true", "yes", "on"):
-                return True
-            if text.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError
+            return value if isinstance(value, bool) else _BOOLS[text.lower()]
         if kind.startswith("int"):
             return int(text)
         if kind.startswith("float"):
             return float(text)
-    except ValueError:
+    except (ValueError, KeyError):
         expected = kind.split(" ")[0].replace("list[int]", "comma-separated integers")
         raise SettingsError(f"{where}: {text!r} is not a valid {expected}") from None
     if choices and text not in choices:

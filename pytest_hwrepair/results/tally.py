@@ -156,7 +156,6 @@ BugKey = tuple[str, str, str]
 
 
 def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
-    """Count one final record's view into the tally of its bug x fixer."""
     key = (v["fixer"], v["case"], v["bug"])
     tally = bugs.get(key)
     if tally is None:

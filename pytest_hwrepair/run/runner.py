@@ -73,8 +73,6 @@ def resumed(harness: Harness, done: list[SampleRecord]) -> SampleResult:
 
 @dataclass(frozen=True)
 class Judged:
-    """One attempt's outcome."""
-
     verdict: Verdict
     candidate: Candidate
     text: str | None = None
@@ -155,7 +153,6 @@ class _Trajectory:
         except FixerUnavailable as exc:
             return Judged(Verdict.skip(str(exc)), Candidate())
         except FixerTimeout as exc:
-            folder.mkdir(parents=True, exist_ok=True)
             save_candidate(folder, task, exc.candidate)
             return Judged(Verdict.fail(Category.FIXER_TIMEOUT, str(exc)), exc.candidate,
                           fix_s=time.monotonic() - start)
@@ -168,7 +165,6 @@ class _Trajectory:
             return Judged(Verdict.error(f"fixer raised {type(exc).__name__}: {exc}", log_tail=tb), Candidate(),
                           fix_s=time.monotonic() - start)
         fix_s = candidate.latency or (time.monotonic() - start)
-        folder.mkdir(parents=True, exist_ok=True)
         save_candidate(folder, task, candidate)
         if self.tree is not None:  # a file set or a diff over the whole snapshot
             got = self.tree.attempt(self.sample.case, self.buggy, candidate, self._judge, attempt=task.attempt,
