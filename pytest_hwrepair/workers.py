@@ -64,8 +64,7 @@ def pack(run_dir: RunDir, records: Iterable[SampleRecord]) -> str:
     skipped: list[str] = []
     total = 0
     for folder in sorted({r.artifact.split("/")[0] for r in records if r.artifact}):
-        root = run_dir.artifacts / folder
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()):
+        for path in sorted(p for p in (run_dir.artifacts / folder).rglob("*") if p.is_file() and not p.is_symlink()):
             name = path.relative_to(run_dir.artifacts).as_posix()
             text = read_optional(run_dir.artifacts, name, FILE_CAP)
             if text is None or total + len(text) > SAMPLE_CAP:

@@ -208,11 +208,9 @@ class RunDir:
             os.close(fd)
 
     def records(self) -> list[SampleRecord]:
-        """Every complete record; a torn last line (killed mid-write) or a line that is no record is ignored."""
         return list(read_records(self.samples))
 
     def finished(self, *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
-        """Records of each finished sample by key: the final record and its iterations."""
         return finished_of(read_records(self.samples), retry_errors=retry_errors)
 
     def artifact_dir(self, key: str) -> Path:
@@ -245,7 +243,7 @@ def read_records(path: Path,
 
 
 def finished_of(records: Iterable[SampleRecord], *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
-    """Records of each finished sample by key, from one pass over the records (streamed, never listed twice)."""
+    """Each finished sample's final record and its iterations by key, from one pass over the (streamed) records."""
     by_exec: dict[str, list[SampleRecord]] = {}
     finals: dict[str, SampleRecord] = {}
     for r in records:

@@ -194,8 +194,7 @@ class _Trajectory:
     def _judge(self, files: dict[str, str]) -> tuple[Verdict, bool | None]:
         """The oracle's verdict; an identical workspace already judged in this run reuses its verdict."""
         case = self.sample.case
-        reusable = self.kind is not None and self.kind.reusable
-        if not self.harness.verdict_cache or not reusable:
+        if not (self.harness.verdict_cache and self.kind is not None and self.kind.reusable):
             return self._judge_fresh(files)
         options = json.dumps(self.harness.oracle_ctx.options.to_json(), sort_keys=True, default=str)
         key = content_hash(case.digest, json.dumps(case.oracle.model_dump(mode="json"), sort_keys=True),
