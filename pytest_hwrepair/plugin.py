@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -132,11 +133,9 @@ def _domain_suite(path: Path) -> tuple[str, str]:
 
 def _pytest_strict(config: pytest.Config) -> bool:
     """pytest's own strict mode (the `strict` ini key or `--strict`, where this pytest has them)."""
-    try:
+    with contextlib.suppress(ValueError):  # a pytest without the `strict` ini key
         if config.getini("strict"):
             return True
-    except ValueError:  # a pytest without the `strict` ini key
-        pass
     return bool(getattr(config.option, "strict", False))
 
 

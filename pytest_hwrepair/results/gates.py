@@ -138,17 +138,14 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
 
 def _in_scope(s: BugStats, scope: str | None) -> bool:
     """Every selector must hold: `fixer=NAME` (label or name), `DOMAIN` or `DOMAIN/SUITE`."""
-    for selector in (scope or "").split(","):
-        if not selector:
-            continue
+    for selector in filter(None, (scope or "").split(",")):
         if selector.startswith("fixer="):
-            name = selector.removeprefix("fixer=")
-            if name not in (s.label, s.fixer, s.fixer.split(":")[0]):
+            if selector.removeprefix("fixer=") not in (s.label, s.fixer, s.fixer.split(":")[0]):
                 return False
-            continue
-        parts = selector.split("/")
-        if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
-            return False
+        else:
+            parts = selector.split("/")
+            if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
+                return False
     return True
 
 
