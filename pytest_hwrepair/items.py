@@ -37,9 +37,9 @@ def _repo_keywords(case: Case, bug_id: str) -> tuple[str, ...]:
 
 def check_sample(hwrepair_outcome: SampleResult) -> None:
     """The item body: the sample ran in fixture setup; a rejected repair fails here."""
-    if not hwrepair_outcome.verdict.passed:
-        raise RepairRejected(hwrepair_outcome.verdict, cap_lines(hwrepair_outcome.diff),
-                             str(hwrepair_outcome.artifact or ""))
+    result = hwrepair_outcome
+    if not result.verdict.passed:
+        raise RepairRejected(result.verdict, cap_lines(result.diff), str(result.artifact or ""))
 
 
 class CaseFile(pytest.File):
