@@ -25,7 +25,6 @@ def console() -> NoReturn:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one command line."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "images":
         from .sandbox.docker import images as docker_images
@@ -148,10 +147,9 @@ def _validate(ns: argparse.Namespace) -> int:
     from .settings import Settings
     from .strength.selfcheck import report_lines, validate
 
-    settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": str(ns.jobs),
+    settings = Settings.from_sources({"sandbox": ns.sandbox, "isolation": ns.isolation, "oracle_jobs": ns.jobs,
                                       "cache_dir": ns.cache_dir, "simulator": ns.simulator, "gpu": ns.gpu,
-                                      "timing_runs": str(ns.timing_runs),
-                                      "perf_gate": None if ns.perf_gate is None else str(ns.perf_gate)}, {})
+                                      "timing_runs": ns.timing_runs, "perf_gate": ns.perf_gate}, {})
     sandbox = make_sandbox(settings, Path(ns.cache_dir))
     if ns.mutants is not None:
         from .strength.mutants import run_mutants
@@ -193,8 +191,6 @@ def _stats(ns: argparse.Namespace) -> int:
     counts: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     locs: dict[tuple[str, str], list[int]] = defaultdict(list)
     sources: dict[tuple[str, str], list[int]] = defaultdict(list)  # every file shown to the fixer
-    designs: Counter[tuple[str, str]] = Counter()
-    types: set[str] = set()
     repos = []
     for path in find_case_files(_existing(ns.paths)):
         case = load_case(path)
@@ -202,15 +198,10 @@ def _stats(ns: argparse.Namespace) -> int:
             repos.append(case)
             continue
         key = (case.domain, case.suite)
-        designs[key] += 1
         locs[key].append(case.loc())
         sources[key].append(sum(case.loc(name) for name in case.model.sources))
-        for bug in case.bugs:
-            label = domain_of(case.domain).label(bug)
-            counts[key][label] += 1
-            types.add(label)
-    cols = sorted(types)
-    text = _stats_tables(counts, locs, designs, cols, sources) if designs else ""
+        counts[key].update(domain_of(case.domain).label(bug) for bug in case.bugs)
+    text = _stats_tables(counts, locs, sources) if locs else ""
     if repos:
         tables = [_markdown(head, rows) for head, rows in repo_tables(repos)]
         text = "\n\n".join([*([text.rstrip()] if text else []), *tables, REPO_NOTE]) + "\n"
@@ -233,8 +224,9 @@ def _update_block(path: Path, text: str, command: str, name: str = "stats") -> i
 
 
 def _stats_tables(counts: dict[tuple[str, str], Counter[str]], locs: dict[tuple[str, str], list[int]],
-                  designs: Counter[tuple[str, str]], cols: list[str],
                   sources: dict[tuple[str, str], list[int]]) -> str:
+    designs = {key: len(v) for key, v in locs.items()}  # a design per case file
+    cols = sorted({t for c in counts.values() for t in c})
     rows = [[f"{d}/{s}", designs[(d, s)], *[counts[(d, s)].get(t, 0) for t in cols], sum(counts[(d, s)].values())]
             for d, s in sorted(counts)]
     total = [*["total", sum(designs.values())], *[sum(c.get(t, 0) for c in counts.values()) for t in cols],

@@ -26,15 +26,14 @@ LOC_BUCKETS = ((0, 100, "<100"), (100, 300, "100-299"), (300, 800, "300-799"), (
 
 def table_row(stats: Sequence[BugStats], ks: Sequence[int], cols: Columns | None = None,
               idx: Sequence[int] | None = None) -> dict[str, Any]:
-    """One table row: bugs, samples, pass@k (n/a when any bug has n < k), multiplicity, categories; of the
-    bugs at `idx` of `cols` when given (the columns of `stats`), else of every bug in `stats`."""
+    """One table row (pass@k n/a when any bug has n < k) of the bugs at `idx` of `cols` (the columns of `stats`),
+    else of every bug in `stats`."""
     if cols is None or idx is None:
         cols, idx = Columns(stats, ks), range(len(stats))
     scored = cols.scored(idx)
     sums = cols.sums(idx)
     samples = sums["n"]
     strong = cols.strong(scored) > 0
-    categories = cols.counts(idx)
     return {
         "bugs": len(idx),
         "samples": samples,
@@ -48,26 +47,21 @@ def table_row(stats: Sequence[BugStats], ks: Sequence[int], cols: Columns | None
         "correct_at": {str(k): _round(mean_of(pick(cols.correct_at[k], scored))) if strong else None for k in ks},
         "multiplicity": _round(cols.mean_mult(scored)),
         "underconstrained": cols.underconstrained(scored),
-        "categories": {c: _round(v / samples) for c, v in sorted(categories.items())} if samples else {},
+        "categories": {c: _round(v / samples) for c, v in sorted(cols.counts(idx).items())} if samples else {},
     }
 
 
 def grouped(stats: Sequence[BugStats], keys: Sequence[str], ks: Sequence[int],
             key_fn: Callable[[BugStats], tuple[Any, ...]] | None = None,
             cols: Columns | None = None) -> list[dict[str, Any]]:
-    """Rows grouped by the named BugStats fields (or `key_fn`), sorted by group; `cols`: the columns of `stats`
-    when the caller groups the same bugs several ways."""
+    """Rows grouped by the named BugStats fields (or `key_fn`), sorted by group; `cols`: the columns of `stats`."""
     cols = cols if cols is not None else Columns(stats, ks)
     groups: dict[tuple[Any, ...], list[int]] = defaultdict(list)
     found = map(key_fn, stats) if key_fn else zip(*(map(operator.attrgetter(k), stats) for k in keys))
     for i, key in enumerate(found):
         groups[key].append(i)
     return [{**dict(zip(keys, key)), **table_row(stats, ks, cols, idx)}
-            for key, idx in sorted(groups.items(), key=_sort_key)]
-
-
-def _sort_key(item: tuple[tuple[Any, ...], Any]) -> tuple[str, ...]:
-    return tuple(str(part) for part in item[0])
+            for key, idx in sorted(groups.items(), key=lambda item: tuple(map(str, item[0])))]
 
 
 def loc_bucket(loc: int) -> str:
@@ -80,8 +74,7 @@ def summarize(records: Sequence[SampleRecord], ks: Sequence[int]) -> dict[str, A
 
 
 def summary_of(tally: Tally, ks: Sequence[int], cols: Columns | None = None) -> dict[str, Any]:
-    """The summary of the records a tally was built from (a report streams them into one); `cols`: the columns of
-    the tally's bug stats for these ks, where the caller has them."""
+    """The summary of the records a tally was built from; `cols`: the columns of its bug stats for these ks."""
     stats = tally.bug_stats()
     cols = cols if cols is not None else Columns(stats, ks)
     summary: dict[str, Any] = {
@@ -101,12 +94,10 @@ def summary_of(tally: Tally, ks: Sequence[int], cols: Columns | None = None) -> 
     for domain in sorted({s.domain for s in stats if has(s.domain, "tier_tables")}):
         mine = [s for s in stats if s.domain == domain]
         summary[domain] = {"classes": grouped(mine, ("fixer", "bug_class"), ks), "tiers": tier_rows(tally)}
-    if tally.iterative:
-        records = tally.kept
-        summary["iterative"] = iterative_metrics(records, ks)
-        # The iterative pass@k of the totals and breakdown rows (pass@1: the first attempt).
-        summary["iterative_domains"] = iterative_by(records, ks, lambda r: r.domain, {s.domain for s in stats})
-        summary["iterative_groups"] = iterative_by(records, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}",
+    if tally.iterative:  # and the iterative pass@k of the totals and breakdown rows (pass@1: the first attempt)
+        summary["iterative"] = iterative_metrics(tally.kept, ks)
+        summary["iterative_domains"] = iterative_by(tally.kept, ks, lambda r: r.domain, {s.domain for s in stats})
+        summary["iterative_groups"] = iterative_by(tally.kept, ks, lambda r: f"{r.domain}/{r.suite}/{r.bug_type}",
                                                    {f"{s.domain}/{s.suite}/{s.bug_type}" for s in stats})
     if tally.builds:
         summary["cuda"] = cuda_rows(tally)
@@ -139,7 +130,6 @@ def iterative_metrics(records: Sequence[SampleRecord], ks: Sequence[int]) -> lis
 
 def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[str, Any]:
     n = len(trajs)
-    first_pass = [t for t in trajs if t[0].outcome == Outcome.PASSED]
     first_fail = [t for t in trajs if t[0].outcome != Outcome.PASSED]
 
     def solved_within(t: list[SampleRecord], k: int) -> bool:
@@ -157,7 +147,7 @@ def _trajectory_row(trajs: list[list[SampleRecord]], ks: Sequence[int]) -> dict[
             transitions[a.category][b.category] += 1
     return {
         "trajectories": n,
-        "pass@1": _round(len(first_pass) / n) if n else None,
+        "pass@1": _round((n - len(first_fail)) / n) if n else None,
         "pass_within": {str(k): _round(sum(solved_within(t, k) for t in trajs) / n) if n else None for k in ks},
         "debug_rate": {str(k): _round(sum(solved_within(t, k) for t in first_fail) / len(first_fail))
                        if first_fail else None for k in ks},
@@ -200,16 +190,13 @@ class Scoreboard:
     def add(self, nodeid: str, records: list[dict[str, Any]]) -> None:
         self.records[nodeid] = records
 
-    def all_records(self) -> list[SampleRecord]:
-        return [SampleRecord.from_json(r) for _, rs in sorted(self.records.items()) for r in rs]
-
     def errors(self) -> int:
         """Items whose final record is a harness error."""
         return sum(1 for rs in self.records.values() if rs and rs[-1].get("outcome") == Outcome.ERROR.value)
 
     def finish(self, run_dir: RunDir, info: dict[str, Any], *, collected: bool, errors: int) -> int | None:
         """Write summary.json and run.json; return the exit status the gates decide, if any."""
-        records = self.all_records()
+        records = [SampleRecord.from_json(r) for _, rs in sorted(self.records.items()) for r in rs]
         self.summary = summarize(records, self.ks)
         self.summary["run"] = str(run_dir.path)
         if records or collected:

@@ -64,11 +64,9 @@ class CaseFile(pytest.File):
                     yield self._item(sample, words)
 
     def _item(self, sample: Sample, words: set[str]) -> CaseItem:
-        case, protocol = sample.case, sample.protocol
         item = CaseItem.from_parent(self, name=sample.name, callobj=check_sample)
-        item.extra_keyword_matches.update(words)
-        item.extra_keyword_matches.update((sample.label, protocol.value))
-        for mark in self._marks(case, protocol):
+        item.extra_keyword_matches.update({*words, sample.label, sample.protocol.value})
+        for mark in self._marks(sample.case, sample.protocol):
             item.add_marker(mark)
         # The sample was made with the node id pytest gives its item (`file::name`); a pytest that spells ids
         # otherwise gets its own.
@@ -78,18 +76,13 @@ class CaseFile(pytest.File):
     def _marks(self, case: Case, protocol: RepairProtocol) -> list[pytest.MarkDecorator]:
         """The markers of this file's items of one protocol, made once (pytest makes a decorator per call)."""
         marks = self.stash.setdefault(MARKS, {})
-        got = marks.get(protocol)
-        if got is None:
-            names = [case.domain]
+        if protocol not in marks:
             kind = kind_of(case.oracle.kind)
-            if kind is not None and kind.needs_gpu:
-                names.append("gpu")
-            if kind is not None and kind.marker:
-                names.append(kind.marker)
-            if case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE:
-                names.append("slow")
-            got = marks[protocol] = [getattr(pytest.mark, name) for name in names]
-        return got
+            slow = case.oracle.timeout >= 30 or protocol is RepairProtocol.ITERATIVE
+            names = [case.domain, "gpu" if kind is not None and kind.needs_gpu else None,
+                     kind.marker if kind is not None else None, "slow" if slow else None]
+            marks[protocol] = [getattr(pytest.mark, name) for name in names if name]
+        return marks[protocol]
 
 
 class CaseItem(pytest.Function):
@@ -103,9 +96,8 @@ class CaseItem(pytest.Function):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, RepairRejected):
-            if self.config.get_verbosity() > 0:
-                return render_rejection(excinfo.value)
-            return rejection_line(excinfo.value)
+            verbose = self.config.get_verbosity() > 0
+            return render_rejection(excinfo.value) if verbose else rejection_line(excinfo.value)
         return super().repr_failure(excinfo)
 
 

@@ -1,10 +1,7 @@
 """`--lf` / `--ff` for hwrepair items, matched by node id text.
 
-A sample's name (`SHFT-01[claude-s3]`) carries brackets without being a pytest parametrization. pytest's
-cache stores failed node ids as text and reads them back as parametrized ids (name `SHFT-01`, parameters
-`claude-s3`), which never equal the item's own id: its last-failed plugin then selects nothing and never
-forgets a repaired sample. The texts do round-trip, so this plugin selects, orders and forgets hwrepair
-items by text, through the cache's public `get`/`set`.
+pytest reads a cached `SHFT-01[claude-s3]` back as a parametrized id, which never equals the item's own: its
+last-failed plugin would select nothing and never forget a repaired sample. The texts do round-trip.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -56,16 +57,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for f in dataclasses.fields(Settings):
         meta = f.metadata
         help_text = meta["help"].replace("%", "%%")  # argparse formats help strings
-        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": help_text, "default": None}
-        if meta.get("multi"):
+        kwargs: dict[str, Any] = {"dest": f"hwrepair_{f.name}", "help": help_text, "default": None,
+                                  **{name: meta[name] for name in ("metavar", "choices") if meta[name]}}
+        if meta["multi"]:
             kwargs["action"] = "append"
         elif str(f.type).startswith("bool"):
-            kwargs["action"] = "store_const"
-            kwargs["const"] = True
-        if meta.get("metavar"):
-            kwargs["metavar"] = meta["metavar"]
-        if meta.get("choices"):
-            kwargs["choices"] = meta["choices"]
+            kwargs.update(action="store_const", const=True)
         group.addoption(flag_of(f), *([meta["alias"]] if meta.get("alias") else []), **kwargs)
         ini_type: Literal["linelist", "string"] = "linelist" if meta.get("multi") else "string"
         parser.addini(f"hwrepair_{f.name}", meta["help"], type=ini_type, default=[] if meta.get("multi") else None)
@@ -136,11 +133,9 @@ def _domain_suite(path: Path) -> tuple[str, str]:
 
 def _pytest_strict(config: pytest.Config) -> bool:
     """pytest's own strict mode (the `strict` ini key or `--strict`, where this pytest has them)."""
-    try:
+    with contextlib.suppress(ValueError):  # a pytest without the `strict` ini key
         if config.getini("strict"):
             return True
-    except ValueError:  # a pytest without the `strict` ini key
-        pass
     return bool(getattr(config.option, "strict", False))
 
 
@@ -185,10 +180,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if SAMPLE_KEY in item.stash and item.get_closest_marker("timeout") is None:
                 seconds = _backstop(run, item.stash[SAMPLE_KEY])
-                mark = marks.get(seconds)
-                if mark is None:
-                    mark = marks[seconds] = pytest.mark.timeout(seconds, method="signal")
-                item.add_marker(mark)
+                if seconds not in marks:
+                    marks[seconds] = pytest.mark.timeout(seconds, method="signal")
+                item.add_marker(marks[seconds])
 
 
 def _shard_of(nodeid: str, count: int) -> int:

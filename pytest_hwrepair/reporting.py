@@ -23,14 +23,9 @@ PLAIN_MIN_S = 10.0
 def header_lines(settings: Settings, fixers: dict[str, str], run_dir: str) -> list[str]:
     """The fixers, the options that differ from their defaults, the run directory."""
     shown = ", ".join(label if label == name else f"{label}={name}" for label, name in fixers.items())
-    changed = []
-    for f in dataclasses.fields(Settings):
-        if f.name in ("fixer", "run") or not f.metadata.get("header"):
-            continue
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-        value = getattr(settings, f.name)
-        if value != default:
-            changed.append(f"{flag_of(f)}={_short(value)}")
+    defaults = Settings()
+    changed = [f"{flag_of(f)}={_short(getattr(settings, f.name))}" for f in dataclasses.fields(Settings)
+               if f.metadata["header"] and f.name != "fixer" and getattr(settings, f.name) != getattr(defaults, f.name)]
     options = " ".join(changed) if changed else "defaults"
     return [f"hwrepair: fixers {shown}; options: {options}; run directory {run_dir}"]
 
@@ -57,14 +52,8 @@ class Tally:
     def add(self, records: Sequence[dict[str, Any]]) -> None:
         self.done += 1
         outcome = records[-1].get("outcome") if records else "error"
-        if outcome == "passed":
-            self.passed += 1
-        elif outcome == "failed":
-            self.rejected += 1
-        elif outcome == "skipped":
-            self.skipped += 1
-        else:
-            self.errors += 1
+        name = {"passed": "passed", "failed": "rejected", "skipped": "skipped"}.get(str(outcome), "errors")
+        setattr(self, name, getattr(self, name) + 1)
         self.cost = math.fsum([self.cost, *(float(r.get("cost_usd") or 0.0) for r in records)])
 
     def line(self) -> str:
@@ -102,11 +91,8 @@ class LiveStatus:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "teardown" or CASE_ITEM not in report.nodeid:
             return
-        records: list[dict[str, Any]] = []
-        for name, value in report.user_properties:
-            if name == RECORDS and isinstance(value, str):
-                records = json.loads(value)
-        self.tally.add(records)
+        self.tally.add(next((json.loads(value) for name, value in reversed(report.user_properties)
+                             if name == RECORDS and isinstance(value, str)), []))
         self.show()
 
     def show(self) -> None:
@@ -123,9 +109,9 @@ class LiveStatus:
         """After pytest's progress characters, without moving pytest's cursor: its next character overwrites it."""
         writer = self.config.get_terminal_writer()
         room = writer.fullwidth - max(writer.width_of_current_line, 0) - len(" [100%]") - 3
-        text = self.tally.compact()
         if self.config.get_verbosity() > 0 or room < 24:
             return
+        text = self.tally.compact()
         text = text if len(text) <= room else text[:room - 3] + "..."
         writer.write_raw(f"\x1b7\x1b[K  \x1b[2m{text}\x1b[0m\x1b8", flush=True)  # save, erase, write, restore
 

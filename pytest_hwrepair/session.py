@@ -65,8 +65,7 @@ class Run:
         sandbox = make_sandbox(settings, run.path)
         oracle_ctx = OracleContext(cache, Limits(), OracleOptions.from_settings(settings))
 
-        def probe(task: RepairTask) -> SuiteProbe:
-            """The suite oracle of one task for a fixer that validates its own candidates: never the case."""
+        def probe(task: RepairTask) -> SuiteProbe:  # for a fixer that validates its own candidates: never the case
             from .run.probe import HarnessProbe  # with the mutation engine: only such a fixer needs it
 
             case = corpus.case_of(task)
@@ -74,34 +73,23 @@ class Run:
 
         fixers = make_fixers(settings.fixer, FixerContext(settings, run.path, cache, corpus, probe=probe))
         declared = {label: (f.name, f.deterministic) for label, f in fixers.items()}
-        changed = None if is_worker else run.changed_fixer(fixer_configs(fixers))
-        if changed:
-            raise SettingsError(changed)
-        for gate in gates:  # checked before the first item runs, not after the whole run
-            problem = gate_problem(gate, declared, settings.samples)
-            if problem:
-                raise SettingsError(problem)
+        # Checked before the first item runs, not after the whole run.
+        problems = [None if is_worker else run.changed_fixer(fixer_configs(fixers)),
+                    *(gate_problem(gate, declared, settings.samples) for gate in gates)]
+        if problem := next(filter(None, problems), None):
+            raise SettingsError(problem)
         harness = Harness(run, oracle_ctx, config, finished, verdict_cache=not settings.no_verdict_cache)
         return cls(settings, run, harness, fixers, sandbox, corpus, strict or settings.strict, is_worker, gates)
 
-    def protocol_for(self, case: Case) -> RepairProtocol:
-        if self.settings.protocol != "auto":
-            return RepairProtocol(self.settings.protocol)
-        return domain_of(case.domain).default_protocol
-
-    def samples_for(self, label: str, protocol: RepairProtocol) -> int:
-        if self.settings.samples is not None:
-            return self.settings.samples
-        if protocol is RepairProtocol.ITERATIVE or self.fixers[label].deterministic:
-            return 1
-        return 5
-
     def samples_of(self, case: Case, bug: Bug, label: str, parent: str = "") -> list[Sample]:
-        """The samples of one bug for one fixer, keys computed once, here (with `parent`, the case file's node id,
-        each carries its item's node id)."""
-        protocol = self.protocol_for(case)
-        return Sample.make_all(case, bug, label, self.fixers[label], self.samples_for(label, protocol), protocol,
-                               self.harness.protocol, parent)
+        """The samples of one bug for one fixer (with `parent`, the case file's node id, each carries its item's)."""
+        settings = self.settings
+        protocol = (RepairProtocol(settings.protocol) if settings.protocol != "auto"
+                    else domain_of(case.domain).default_protocol)
+        count = settings.samples
+        if count is None:
+            count = 1 if protocol is RepairProtocol.ITERATIVE or self.fixers[label].deterministic else 5
+        return Sample.make_all(case, bug, label, self.fixers[label], count, protocol, self.harness.protocol, parent)
 
     def info(self) -> dict[str, Any]:
         """run.json's body (DESIGN §10)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import operator
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,28 +159,28 @@ class Settings:
             value = getattr(self, f.name)
             if isinstance(value, float) and not math.isfinite(value):
                 raise SettingsError(f"{flag_of(f)}: must be a finite number, got {value}")
-        for name in ("fixer_timeout", "docker_timeout", "retry_delay", "retry_max_wait", "request_timeout",
-                     "batch_poll"):
-            if getattr(self, name) <= 0:
-                raise SettingsError(f"--hwrepair-{kebab(name)}: must be above 0, got {getattr(self, name)}")
-        for name in ("timing_runs", "max_connections"):
-            if getattr(self, name) < 1:
-                raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
-        for name in ("perf_gate", "docker_cpus", "cost_limit"):
-            value = getattr(self, name)
-            if value is not None and value < 0:
-                raise SettingsError(f"--hwrepair-{kebab(name)}: must be 0 or more, got {value}")
-        for name in ("iterations", "oracle_jobs"):
-            if getattr(self, name) < 1:
-                raise SettingsError(f"--hwrepair-{kebab(name)}: must be at least 1, got {getattr(self, name)}")
-        if self.samples is not None and self.samples < 1:
-            raise SettingsError(f"--hwrepair-samples: must be at least 1, got {self.samples}")
-        if self.history < 0:
-            raise SettingsError(f"--hwrepair-history: must be 0 or more, got {self.history}")
+        for names, holds, bound, rule in _BOUNDS:
+            for name in names:
+                value = getattr(self, name)
+                if value is not None and not holds(value, bound):
+                    raise SettingsError(f"--hwrepair-{kebab(name)}: {rule}, got {value}")
         if any(k < 1 for k in self.k):
             raise SettingsError(f"--hwrepair-k: every k must be at least 1, got {self.k}")
         if self.shard is not None:
             parse_shard(self.shard)
+
+
+# The numeric options' bounds, in the order they are checked (None: not set, always allowed).
+_BOUNDS = (
+    (("fixer_timeout", "docker_timeout", "retry_delay", "retry_max_wait", "request_timeout", "batch_poll"),
+     operator.gt, 0, "must be above 0"),
+    (("timing_runs", "max_connections"), operator.ge, 1, "must be at least 1"),
+    (("perf_gate", "docker_cpus", "cost_limit"), operator.ge, 0, "must be 0 or more"),
+    (("iterations", "oracle_jobs", "samples"), operator.ge, 1, "must be at least 1"),
+    (("history",), operator.ge, 0, "must be 0 or more"),
+)
+
+_BOOLS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
 def kebab(name: str) -> str:
@@ -211,18 +212,12 @@ def _convert(f: dataclasses.Field[Any], value: Any, where: str) -> Any:
         if kind.startswith("list[int]"):
             return [int(part) for part in text.replace(" ", "").split(",") if part]
         if kind.startswith("bool"):
-            if isinstance(value, bool):
-                return value
-            if text.lower() in ("1", "true", "yes", "on"):
-                return True
-            if text.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError
+            return value if isinstance(value, bool) else _BOOLS[text.lower()]
         if kind.startswith("int"):
             return int(text)
         if kind.startswith("float"):
             return float(text)
-    except ValueError:
+    except (ValueError, KeyError):
         expected = kind.split(" ")[0].replace("list[int]", "comma-separated integers")
         raise SettingsError(f"{where}: {text!r} is not a valid {expected}") from None
     if choices and text not in choices:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,33 +75,19 @@ class Verdict:
 
     def with_durations(self, durations: dict[str, float]) -> Verdict:
         """The verdict with step durations added; the verdict's own durations win on a clash."""
-        return Verdict(self.outcome, self.category, self.summary, self.log_tail, dict(self.metrics),
-                       {**durations, **self.durations})
+        return replace(self, metrics=dict(self.metrics), durations={**durations, **self.durations})
 
     def with_metrics(self, **metrics: Any) -> Verdict:
-        return Verdict(self.outcome, self.category, self.summary, self.log_tail,
-                       {**self.metrics, **metrics}, dict(self.durations))
+        return replace(self, metrics={**self.metrics, **metrics}, durations=dict(self.durations))
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "outcome": self.outcome.value,
-            "category": self.category.value,
-            "summary": self.summary,
-            "log_tail": self.log_tail,
-            "metrics": dict(self.metrics),
-            "durations": dict(self.durations),
-        }
+        return {"outcome": self.outcome.value, "category": self.category.value, "summary": self.summary,
+                "log_tail": self.log_tail, "metrics": dict(self.metrics), "durations": dict(self.durations)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Verdict:
-        return cls(
-            Outcome(data["outcome"]),
-            Category(data["category"]),
-            data.get("summary", ""),
-            data.get("log_tail", ""),
-            dict(data.get("metrics") or {}),
-            dict(data.get("durations") or {}),
-        )
+        return cls(Outcome(data["outcome"]), Category(data["category"]), data.get("summary", ""),
+                   data.get("log_tail", ""), dict(data.get("metrics") or {}), dict(data.get("durations") or {}))
 
 
 class RepairRejected(Exception):

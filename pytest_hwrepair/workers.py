@@ -1,12 +1,8 @@
-"""The worker side of an xdist run: how many workers it has, the defaults that follow, and remote workers.
+"""Remote xdist workers (`--tx ssh=...`): results travel back to the controller's run directory.
 
-Remote xdist workers (`--tx ssh=...`): results travel back to the controller's run directory.
-
-A worker on another machine cannot write into the controller's run directory, so it runs into a
-scratch run directory of its own (seeded with the controller's finished records, so resume works the
-same) and sends each fresh sample's artifacts with its report; the controller appends the records and
-writes the artifacts. The oracle semaphore and the response cache live under each host's own cache
-directory: per host by construction.
+Such a worker runs into a scratch run directory of its own (seeded with the controller's finished records, so
+resume works the same) and sends each fresh sample's artifacts with its report; the controller appends the
+records and writes the artifacts. The oracle semaphore and the response cache are per host by construction.
 """
 
 from __future__ import annotations
@@ -55,8 +51,7 @@ def worker_run_dir(workerinput: Mapping[str, Any]) -> Path | None:
     name = workerinput.get(REMOTE)
     if not isinstance(name, str):
         return None
-    worker = str(workerinput.get("workerid", "gw"))
-    path = SCRATCH / worker / name
+    path = SCRATCH / str(workerinput.get("workerid", "gw")) / name
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     (path / "samples.jsonl").write_text(str(workerinput.get(FINISHED, "")), encoding="utf-8")
@@ -69,8 +64,7 @@ def pack(run_dir: RunDir, records: Iterable[SampleRecord]) -> str:
     skipped: list[str] = []
     total = 0
     for folder in sorted({r.artifact.split("/")[0] for r in records if r.artifact}):
-        root = run_dir.artifacts / folder
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()):
+        for path in sorted(p for p in (run_dir.artifacts / folder).rglob("*") if p.is_file() and not p.is_symlink()):
             name = path.relative_to(run_dir.artifacts).as_posix()
             text = read_optional(run_dir.artifacts, name, FILE_CAP)
             if text is None or total + len(text) > SAMPLE_CAP:

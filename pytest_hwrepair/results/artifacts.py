@@ -41,6 +41,7 @@ def apply_diff(original: str, diff: str, name: str) -> str | None:
 
 
 def save_candidate(folder: Path, task: RepairTask, candidate: Candidate) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
     cdir = folder / "candidate"
     if cdir.exists():
         shutil.rmtree(cdir)

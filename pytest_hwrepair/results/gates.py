@@ -75,9 +75,8 @@ def scope_problem(gate: Gate, present: set[tuple[str, str]]) -> str | None:
 def annotate_junit(path: Path, verdicts: Sequence[tuple[str, str | None]], rejected: Collection[str],
                    rejected_as: str) -> None:
     """Add the gate and baseline verdicts (name, failure line or None) to pytest's JUnit XML file: a property
-    `hwrepair_gate` each and a test case of their own (class `hwrepair.gates`), so CI tools show which gate
-    decided the exit status. With `rejected_as="skipped"`, the test cases of rejected repairs (node ids in
-    `rejected`) are skipped, not failed: the gates' own test cases carry the verdict."""
+    `hwrepair_gate` and a test case (class `hwrepair.gates`) each. With `rejected_as="skipped"`, the test cases
+    of rejected repairs (node ids in `rejected`) are skipped, not failed: the gates' own test cases decide."""
     tree = ET.parse(path)
     root = tree.getroot()
     suite = root if root.tag == "testsuite" else root.find("testsuite")
@@ -139,17 +138,14 @@ def check_gates(gates: Sequence[Gate], records: Sequence[SampleRecord]) -> list[
 
 def _in_scope(s: BugStats, scope: str | None) -> bool:
     """Every selector must hold: `fixer=NAME` (label or name), `DOMAIN` or `DOMAIN/SUITE`."""
-    for selector in (scope or "").split(","):
-        if not selector:
-            continue
+    for selector in filter(None, (scope or "").split(",")):
         if selector.startswith("fixer="):
-            name = selector.removeprefix("fixer=")
-            if name not in (s.label, s.fixer, s.fixer.split(":")[0]):
+            if selector.removeprefix("fixer=") not in (s.label, s.fixer, s.fixer.split(":")[0]):
                 return False
-            continue
-        parts = selector.split("/")
-        if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
-            return False
+        else:
+            parts = selector.split("/")
+            if s.domain != parts[0] or (len(parts) > 1 and s.suite != parts[1]):
+                return False
     return True
 
 

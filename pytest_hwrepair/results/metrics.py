@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import cast
 
@@ -60,9 +61,7 @@ def category_changes(categories: Sequence[str]) -> int:
 
 def add_counts(counts: Iterable[dict[str, int]]) -> dict[str, int]:
     """The per-key sums of several count tables (a table row's categories over its bugs)."""
-    total: dict[str, int] = {}
-    get = total.get
+    total: Counter[str] = Counter()
     for table in counts:
-        for name, value in table.items():
-            total[name] = get(name, 0) + value
-    return total
+        total.update(table)
+    return dict(total)

@@ -208,11 +208,9 @@ class RunDir:
             os.close(fd)
 
     def records(self) -> list[SampleRecord]:
-        """Every complete record; a torn last line (killed mid-write) or a line that is no record is ignored."""
         return list(read_records(self.samples))
 
     def finished(self, *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
-        """Records of each finished sample by key: the final record and its iterations."""
         return finished_of(read_records(self.samples), retry_errors=retry_errors)
 
     def artifact_dir(self, key: str) -> Path:
@@ -228,10 +226,8 @@ def decode_line(raw: bytes) -> Any:
 
 def read_records(path: Path,
                  shape: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Iterator[SampleRecord]:
-    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped.
-
-    `shape` rewrites each decoded record first (the report shares equal values between records).
-    """
+    """The records of a samples.jsonl, streamed; lines that are not records (torn, edited, foreign) are skipped;
+    `shape` rewrites each decoded record first (the report shares equal values between records)."""
     try:
         fh = path.open("rb")
     except FileNotFoundError:
@@ -247,7 +243,7 @@ def read_records(path: Path,
 
 
 def finished_of(records: Iterable[SampleRecord], *, retry_errors: bool = False) -> dict[str, list[SampleRecord]]:
-    """Records of each finished sample by key, from one pass over the records (streamed, never listed twice)."""
+    """Each finished sample's final record and its iterations by key, from one pass over the (streamed) records."""
     by_exec: dict[str, list[SampleRecord]] = {}
     finals: dict[str, SampleRecord] = {}
     for r in records:

@@ -1,10 +1,5 @@
-"""What a summary is computed from, gathered one record at a time: per-bug counts first.
-
-A summary (summary.json, the terminal tables, `hwrepair report`) needs per-bug counts, per-fixer costs
-and a few per-fixer counters, never the records themselves. `Tally.add` folds one record into them,
-so a report over a million records holds counts, not records. Only the sections that follow one
-sample's trajectory (iterative runs, repository cases' feedback arm) keep their records.
-"""
+"""What a summary is computed from, folded in one record at a time: counts, not records (a report reads a
+million), except the records of the trajectory sections (iterative runs, repository cases' feedback arm)."""
 
 from __future__ import annotations
 
@@ -161,7 +156,6 @@ BugKey = tuple[str, str, str]
 
 
 def add_to(bugs: dict[BugKey, BugTally], v: View) -> None:
-    """Count one final record's view into the tally of its bug x fixer."""
     key = (v["fixer"], v["case"], v["bug"])
     tally = bugs.get(key)
     if tally is None:
@@ -184,11 +178,9 @@ def bug_stats(records: Iterable[SampleRecord]) -> list[BugStats]:
 
 
 class Columns:
-    """The per-bug values table rows sum and average, read once from the bugs' stats: tables group the same
-    bugs several ways (a report over 100 000 bugs, nine), and each row is then built from a list of indices.
-
-    `pass_at[k]` and `correct_at[k]` hold each bug's pass@k over its counted samples (None without one or with
-    n < k); the correct one counts only samples the strong oracle passed too."""
+    """The per-bug values table rows sum and average, read once from the bugs' stats (a report groups 100 000 bugs
+    nine ways); each row is built from a list of indices. `pass_at[k]` / `correct_at[k]`: each bug's pass@k (None
+    without a counted sample or with n < k), the correct one counting only samples the strong oracle passed too."""
 
     INTS = ("n", "c", "strong_c", "plausible", "undecided", "errors", "skipped")
 
@@ -217,11 +209,9 @@ class Columns:
         return {name: sum(map(values.__getitem__, idx)) for name, values in self.ints.items()}
 
     def strong(self, scored: Sequence[int]) -> int:
-        """How many of these bugs' cases have a strong oracle."""
         return sum(map(self.has_strong.__getitem__, scored))
 
     def underconstrained(self, scored: Sequence[int]) -> int:
-        """How many of these bugs are underconstrained."""
         return sum(map(self.under.__getitem__, scored))
 
     def mean_mult(self, scored: Sequence[int], digits: int | None = None) -> float | None:

@@ -1,18 +1,9 @@
 """The harness side of the search fixer's probe: the suite oracle on candidates, a syntax pass, coverage.
 
-A probe is made by the harness for one task and holds the case; the fixer only ever sees the
-`SuiteProbe` methods. Each check lays out a fresh workspace exactly as the harness does for a
-candidate (the visible buggy files with the candidate's target, the data and the oracle assets)
-and runs the suite oracle through the run's sandbox, so every step takes a slot of the oracle
-semaphore. The strong oracle and the golden files are never used.
-
-A C build that is one plain gcc command is split into parts: the case's other C files are compiled once
-and linked by later checks, and a coverage build counts lines for fault localisation.
-
-The CPU seconds of each step are counted (the probe reports them as the fixer's cost). Resource usage of
-processes inside bubblewrap's pid namespace never reaches this process, so each step runs in a subshell
-followed by the shell's `times`, which reports the user and system time of everything the step ran.
-Output, exit status and signal are the step's own.
+The fixer sees only the `SuiteProbe` methods; each check runs in a fresh workspace laid out as for a candidate,
+through the run's sandbox (an oracle semaphore slot each), never with the strong oracle or the golden files.
+CPU seconds are the fixer's cost: usage inside bubblewrap's pid namespace never reaches this process, so each
+step runs in a subshell followed by the shell's `times`.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..fixers.base import Attempt, Candidate, Fixer, FixerError, FixerTimeout, FixerUnavailable, RepairTask
-from ..oracles import Oracle, OracleContext, OracleKind, kind_of, make_oracle, make_strong_oracle
+from ..oracles import Oracle, OracleContext, kind_of, make_oracle, make_strong_oracle
 from ..oracles.base import content_hash, locked, populate, remove_tree
 from ..results.artifacts import apply_diff, read_artifact, save_candidate, unified_diff
 from ..results.rundir import RunDir, SampleRecord, now
@@ -73,8 +73,6 @@ def resumed(harness: Harness, done: list[SampleRecord]) -> SampleResult:
 
 @dataclass(frozen=True)
 class Judged:
-    """One attempt's outcome."""
-
     verdict: Verdict
     candidate: Candidate
     text: str | None = None
@@ -155,7 +153,6 @@ class _Trajectory:
         except FixerUnavailable as exc:
             return Judged(Verdict.skip(str(exc)), Candidate())
         except FixerTimeout as exc:
-            folder.mkdir(parents=True, exist_ok=True)
             save_candidate(folder, task, exc.candidate)
             return Judged(Verdict.fail(Category.FIXER_TIMEOUT, str(exc)), exc.candidate,
                           fix_s=time.monotonic() - start)
@@ -168,7 +165,6 @@ class _Trajectory:
             return Judged(Verdict.error(f"fixer raised {type(exc).__name__}: {exc}", log_tail=tb), Candidate(),
                           fix_s=time.monotonic() - start)
         fix_s = candidate.latency or (time.monotonic() - start)
-        folder.mkdir(parents=True, exist_ok=True)
         save_candidate(folder, task, candidate)
         if self.tree is not None:  # a file set or a diff over the whole snapshot
             got = self.tree.attempt(self.sample.case, self.buggy, candidate, self._judge, attempt=task.attempt,
@@ -198,8 +194,7 @@ class _Trajectory:
     def _judge(self, files: dict[str, str]) -> tuple[Verdict, bool | None]:
         """The oracle's verdict; an identical workspace already judged in this run reuses its verdict."""
         case = self.sample.case
-        reusable = self.kind is not None and self.kind.reusable
-        if not self.harness.verdict_cache or not reusable:
+        if not (self.harness.verdict_cache and self.kind is not None and self.kind.reusable):
             return self._judge_fresh(files)
         options = json.dumps(self.harness.oracle_ctx.options.to_json(), sort_keys=True, default=str)
         key = content_hash(case.digest, json.dumps(case.oracle.model_dump(mode="json"), sort_keys=True),
@@ -226,19 +221,15 @@ class _Trajectory:
         strong_kind = kind_of(self.sample.case.model.strong_oracle.kind)
         if strong_kind is not None and strong_kind.strong_on_pass_only and not verdict.passed:
             return verdict, None
-        kind, strong_verdict = self._strong(files)
-        decided = kind is not None and strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED)
-        strong = kind.decide(strong_verdict) if kind is not None and decided else None
-        return verdict.with_metrics(strong=strong_verdict.to_json()), strong
-
-    def _strong(self, files: dict[str, str]) -> tuple[OracleKind | None, Verdict]:
         try:
             made = make_strong_oracle(self.sample.case, self.harness.oracle_ctx)
         except ValueError as exc:
-            return None, Verdict.error(str(exc))
+            return verdict.with_metrics(strong=Verdict.error(str(exc)).to_json()), None
         assert made is not None
-        kind, strong = made
-        return kind, self._in_workspace("hwrepair-strong-", files, lambda ws: strong.check(ws, self.sandbox))
+        kind, oracle = made
+        strong_verdict = self._in_workspace("hwrepair-strong-", files, lambda ws: oracle.check(ws, self.sandbox))
+        decided = strong_verdict.outcome in (Outcome.PASSED, Outcome.FAILED)
+        return verdict.with_metrics(strong=strong_verdict.to_json()), kind.decide(strong_verdict) if decided else None
 
     def _in_workspace(self, prefix: str, files: dict[str, str], check: Callable[[Path], Verdict]) -> Verdict:
         ws = scratch.make(prefix)  # swept at a later start if this process is killed

@@ -1,9 +1,5 @@
-"""One sample of one bug for one fixer, and the protocol its attempts follow (DESIGN §6).
-
-A sample is made once at collection and read by running, batching and resuming. It makes one attempt
-under `repeated`, up to K under `iterative`, which stops early on stagnation; each later attempt is
-shown harness-written feedback on the one before (levels L0-L4).
-"""
+"""One sample of one bug for one fixer, and the protocol its attempts follow (DESIGN §6): one attempt under
+`repeated`, up to K under `iterative` (stopping on stagnation, each shown feedback L0-L4 on the one before)."""
 
 from __future__ import annotations
 
