@@ -180,7 +180,6 @@ class GccBuild:
         return self.words[0]
 
 
-
 def parse_build(build: str) -> GccBuild | None:
     """The build as a GccBuild, or None when it is anything but one plain gcc command of known flags."""
     words = tuple(build.split())
